@@ -1,0 +1,64 @@
+package io.spillway.admission.control;
+
+/**
+ * Latency statistics of one sampling interval, in nanoseconds. All values are 0 when {@link #count()} is 0.
+ *
+ * <p>Instances are owned and refilled by a {@link LatencyRecorder}: {@link LatencyRecorder#sample()} returns the
+ * same instance every time, so a reader must copy what it needs before the next sample. Not thread-safe; read it on
+ * the control thread that sampled it.
+ */
+public final class LatencySample {
+  private long count;
+  private long p50Nanos;
+  private long p90Nanos;
+  private long p99Nanos;
+  private long maxNanos;
+  private double meanNanos;
+
+  LatencySample() {}
+
+  void fill(long count, long p50, long p90, long p99, long max, double mean) {
+    this.count = count;
+    this.p50Nanos = p50;
+    this.p90Nanos = p90;
+    this.p99Nanos = p99;
+    this.maxNanos = max;
+    this.meanNanos = mean;
+  }
+
+  /** Number of values recorded in the interval. */
+  public long count() {
+    return count;
+  }
+
+  /** Median of the interval, in nanoseconds (0 when empty). */
+  public long p50Nanos() {
+    return p50Nanos;
+  }
+
+  /** 90th percentile of the interval, in nanoseconds (0 when empty). */
+  public long p90Nanos() {
+    return p90Nanos;
+  }
+
+  /** 99th percentile of the interval, in nanoseconds (0 when empty). */
+  public long p99Nanos() {
+    return p99Nanos;
+  }
+
+  /** Largest value of the interval, in nanoseconds (0 when empty). */
+  public long maxNanos() {
+    return maxNanos;
+  }
+
+  /** Arithmetic mean of the interval, in nanoseconds (0 when empty). */
+  public double meanNanos() {
+    return meanNanos;
+  }
+
+  @Override
+  public String toString() {
+    return "LatencySample{count=" + count + ", p50=" + p50Nanos + "ns, p90=" + p90Nanos + "ns, p99=" + p99Nanos
+        + "ns, max=" + maxNanos + "ns, mean=" + meanNanos + "ns}";
+  }
+}
