@@ -1,43 +1,195 @@
 package io.spillway.admission.control;
 
 /**
- * A modified TCP-Vegas inflight-limit tuner with a covariance guard.
+ * A modified TCP-Vegas inflight-limit tuner (Uber Cinnamon auto-tuner) with the covariance guard of DESIGN §3.3.
+ *
+ * <p>Sources: L. Brakmo, L. Peterson, "TCP Vegas: End to End Congestion Avoidance on a Global Internet", IEEE JSAC
+ * 13(8), 1995 (queue estimate {@code limit × (1 − rttNoLoad/rtt)} kept between alpha and beta); Netflix
+ * concurrency-limits {@code VegasLimit} (alpha = 3·log10(limit), beta = 6·log10(limit), +log10(limit) growth,
+ * no growth while less than half the limit is used); Uber, "Cinnamon Auto-Tuner: Adaptive Concurrency in the Wild"
+ * (2023): a p90 latency target, median-filtered and smoothed, above target → lower the limit.
+ *
+ * <p>Rule, once per control tick, with {@code r} the smoothed p90 over its target ({@code r > 1} = above target),
+ * {@code L} the current (fractional) limit and {@code lg = max(1, log10 L)}:
+ * <ol>
+ *   <li><b>Anchor</b> {@code a}: the no-load latency ratio, Vegas' {@code rttNoLoad}. It follows any lower {@code r}
+ *       at once. It moves <em>up</em> to {@code r} only when the covariance guard sees inflight and throughput
+ *       rising together (correlation over the last {@code guardIntervals} ≥ {@code +guardCorrelation}): a higher
+ *       latency that comes with more completed work is the node's new normal (heavier requests, bigger values),
+ *       not a queue. Any other upward re-anchoring is the drift of Netflix concurrency-limits #134 (under modest
+ *       overload the queue allowance lets Gradient2's limit grow indefinitely) and #137 (a stable, saturated
+ *       latency has no volatility, so the limit grows to its maximum): the anchor follows the overload it should
+ *       detect.</li>
+ *   <li><b>Queue estimate</b> {@code q = inflight × (1 − a/r)}: requests waiting rather than being served.</li>
+ *   <li><b>Decrease</b> (multiplicative, by the strongest of these factors, never below
+ *       {@code 1 − maxDecreaseFraction}): latency above target, {@code 1 − latencyDecreaseGain × (r − 1)};
+ *       queue above {@code beta·lg}, {@code 1 − queueDecreaseGain × (q − beta·lg)/L}; error rate above
+ *       {@code errorRateThreshold}, {@code 1 − (errorRate − threshold)}; thrashing — correlation ≤
+ *       {@code −guardCorrelation} (more inflight, less throughput) while {@code q > alpha·lg} —
+ *       {@code 1 − thrashDecreaseFraction}.</li>
+ *   <li><b>Increase</b> {@code L += lg} only when nothing asks for a decrease, {@code q < alpha·lg}, the limit is
+ *       actually used ({@code inflight ≥ utilisationFraction × L}) and the guard does not see thrashing.</li>
+ *   <li>Otherwise hold; {@code r = NaN} (no latency data this tick) applies only the error rule.</li>
+ * </ol>
+ * The limit is {@code round(L)} clamped to [minLimit, maxLimit] (Cinnamon's floor: the CPU core count).
+ *
+ * <p>Single-threaded (the control thread); allocation-free after construction.
  */
 public final class VegasLimitTuner {
+  private static final double MIN_STEP = 0.01;
+  private static final double ELASTICITY_TOLERANCE = 0.5;
+  private static final double ELASTICITY_DISCOUNT = 0.7;
+  private static final double NOISE_WEIGHT = 0.1;
+  private static final double MIN_NOISE_VARIANCE = 1e-6;
+
+  private final VegasTuning tuning;
+  private final CovarianceWindow guard;
   private int minLimit;
   private int maxLimit;
   private double estimate;
   private int limit;
-  private final CovarianceWindow covariance = new CovarianceWindow(50);
+  private double anchor = Double.NaN;
+  private double lastQueue;
+  private int previousInflight;
+  private double previousThroughput;
+  private double elasticityNumerator;
+  private double elasticityDenominator;
+  private double stepNoiseVariance;
 
-  /** Validated: 1 <= minLimit <= initialLimit <= maxLimit. */
+  /**
+   * Creates a tuner with {@link VegasTuning#defaults()}.
+   *
+   * @throws IllegalArgumentException unless 1 <= minLimit <= initialLimit <= maxLimit
+   */
   public VegasLimitTuner(int initialLimit, int minLimit, int maxLimit) {
+    this(initialLimit, minLimit, maxLimit, VegasTuning.defaults());
+  }
+
+  /**
+   * Creates a tuner.
+   *
+   * @throws IllegalArgumentException unless 1 <= minLimit <= initialLimit <= maxLimit
+   */
+  public VegasLimitTuner(int initialLimit, int minLimit, int maxLimit, VegasTuning tuning) {
     checkBounds(minLimit, maxLimit);
     if (initialLimit < minLimit || initialLimit > maxLimit) {
       throw new IllegalArgumentException("initialLimit must be >= minLimit (" + minLimit + ") and <= maxLimit ("
           + maxLimit + "), was " + initialLimit);
     }
+    if (tuning == null) {
+      throw new IllegalArgumentException("tuning must be non-null, was null");
+    }
+    this.tuning = tuning;
+    this.guard = new CovarianceWindow(tuning.guardIntervals());
     this.minLimit = minLimit;
     this.maxLimit = maxLimit;
     this.estimate = initialLimit;
     this.limit = initialLimit;
   }
 
-  /** One control tick; returns the new limit. */
+  /**
+   * One control tick.
+   *
+   * @param latencyRatio smoothed p90 / target p90, the worst across op types; NaN = no data this tick
+   * @param errorRate share of failed requests in the interval, in [0, 1] (NaN counts as 0)
+   * @param inflight peak inflight seen in the interval
+   * @param throughputPerSecond completions per second in the interval
+   * @return the new limit
+   */
   public int update(double latencyRatio, double errorRate, int inflight, double throughputPerSecond) {
-    covariance.add(inflight, throughputPerSecond);
-    if (errorRate > 0.05) {
-      estimate *= 0.9;
-    } else if (Double.isNaN(latencyRatio)) {
-      return limit;
-    } else if (latencyRatio > 1.0) {
-      estimate *= Math.max(0.5, 1.0 - 0.5 * (latencyRatio - 1.0));
-    } else if (inflight >= limit / 2) {
+    double errors = errorRate >= 0.0 ? Math.min(1.0, errorRate) : 0.0; // also maps NaN to 0
+    double throughput = throughputPerSecond > 0.0 && Double.isFinite(throughputPerSecond) ? throughputPerSecond : 0;
+    int used = Math.max(0, inflight);
+    if (used > 0 || throughput > 0) {
+      guard.add(used, throughput); // idle intervals carry no evidence about scaling
+    }
+    double correlation = guard.size() >= tuning.guardMinIntervals() ? guard.correlation() : Double.NaN;
+    boolean proportional = movedInProportion(used, throughput); // updated every tick, hence outside the &&
+    boolean scaling = correlation >= tuning.guardCorrelation() && proportional;
+    boolean thrashing = correlation <= -tuning.guardCorrelation();
+
+    double factor = 1.0;
+    if (errors > tuning.errorRateThreshold()) {
+      factor = 1.0 - (errors - tuning.errorRateThreshold());
+    }
+    boolean mayIncrease = false;
+    if (latencyRatio > 0.0 && Double.isFinite(latencyRatio)) {
+      if (!(anchor <= latencyRatio) || scaling) {
+        anchor = latencyRatio; // first sample, a lower latency, or a rise that came with more work
+      }
+      double lg = Math.max(1.0, Math.log10(estimate));
+      double queue = used * (1.0 - anchor / latencyRatio);
+      lastQueue = queue;
+      if (latencyRatio > 1.0) {
+        factor = Math.min(factor, 1.0 - tuning.latencyDecreaseGain() * (latencyRatio - 1.0));
+      }
+      double beta = tuning.betaLog10() * lg;
+      if (queue > beta) {
+        factor = Math.min(factor, 1.0 - tuning.queueDecreaseGain() * (queue - beta) / estimate);
+      }
+      boolean queueing = queue > tuning.alphaLog10() * lg;
+      if (thrashing && queueing) {
+        factor = Math.min(factor, 1.0 - tuning.thrashDecreaseFraction());
+      }
+      mayIncrease = !queueing && !thrashing && used >= tuning.utilisationFraction() * estimate;
+    }
+    if (factor < 1.0) {
+      estimate *= Math.max(1.0 - tuning.maxDecreaseFraction(), factor);
+    } else if (mayIncrease) {
       estimate += Math.max(1.0, Math.log10(estimate));
     }
-    estimate = Math.max(minLimit, Math.min(maxLimit, estimate));
+    estimate = clamp(estimate);
     limit = (int) Math.round(estimate);
     return limit;
+  }
+
+  /**
+   * Folds this tick's step into the discounted elasticity estimate and says whether throughput currently moves in
+   * proportion to inflight. The estimate is the least-squares slope, through the origin, of the log-throughput
+   * steps on the log-inflight steps, discounted by ELASTICITY_DISCOUNT per tick (about the last three steps count).
+   * Little's law gives an elasticity of 1 below the knee, where nothing queues; above it throughput stays flat
+   * (elasticity ≈ 0). Each step weighs by its squared log-inflight step and its own elasticity is clamped to
+   * [-1, 2], so a sudden capacity change (throughput jumps while inflight barely moves) is not taken for scaling.
+   * The estimate must also clear 1 − ELASTICITY_TOLERANCE by one standard error, so that small limit steps drowned
+   * in throughput noise (the +log10 steps over the knee) never count as evidence.
+   */
+  private boolean movedInProportion(int used, double throughput) {
+    if (used > 0 && previousInflight > 0 && throughput > 0.0 && previousThroughput > 0.0) {
+      double inflightStep = Math.log((double) used / previousInflight);
+      double throughputStep = Math.log(throughput / previousThroughput);
+      if (Math.abs(inflightStep) < MIN_STEP) {
+        // The limit (nearly) held: the throughput step is noise, or a capacity change. Track its size, clipped at
+        // 3 sigma (with a floor of a 0.3 % step) so that one capacity change does not read as lasting noise.
+        double clip = 9.0 * Math.max(stepNoiseVariance, MIN_NOISE_VARIANCE);
+        double squared = Math.min(throughputStep * throughputStep, clip);
+        stepNoiseVariance += NOISE_WEIGHT * (squared - stepNoiseVariance);
+      }
+      if (inflightStep != 0.0) {
+        // Winsorise each step's elasticity to [-1, 2]: a capacity change that happens to coincide with a tiny
+        // limit step must not dominate the estimate.
+        double stepElasticity = Math.max(-1.0, Math.min(2.0, throughputStep / inflightStep));
+        elasticityNumerator = ELASTICITY_DISCOUNT * elasticityNumerator
+            + inflightStep * inflightStep * stepElasticity;
+      } else {
+        elasticityNumerator *= ELASTICITY_DISCOUNT;
+      }
+      elasticityDenominator = ELASTICITY_DISCOUNT * elasticityDenominator + inflightStep * inflightStep;
+    }
+    previousInflight = used;
+    previousThroughput = throughput;
+    if (elasticityDenominator < MIN_STEP * MIN_STEP) {
+      return false;
+    }
+    double elasticity = elasticityNumerator / elasticityDenominator;
+    // Standard error of the slope, from the throughput-step noise measured while the limit held.
+    double standardError = Math.sqrt(stepNoiseVariance / elasticityDenominator);
+    return Math.abs(elasticity - 1.0) <= ELASTICITY_TOLERANCE
+        && elasticity - standardError >= 1.0 - ELASTICITY_TOLERANCE;
+  }
+
+  /** Throughput elasticity to inflight over the last few steps (1 = scaling, 0 = queueing); NaN without steps. */
+  public double elasticity() {
+    return elasticityDenominator >= MIN_STEP * MIN_STEP ? elasticityNumerator / elasticityDenominator : Double.NaN;
   }
 
   /** The current limit. */
@@ -45,13 +197,41 @@ public final class VegasLimitTuner {
     return limit;
   }
 
-  /** Hot reload of the bounds; clamps the current limit. */
+  /** The learned no-load latency ratio (Vegas' rttNoLoad over the target); NaN before the first latency. */
+  public double anchor() {
+    return anchor;
+  }
+
+  /** The queue estimate of the last tick with latency data. */
+  public double queueEstimate() {
+    return lastQueue;
+  }
+
+  /** Correlation of (inflight, throughput) over the guard window; NaN while the window has no evidence. */
+  public double guardCorrelation() {
+    return guard.correlation();
+  }
+
+  /**
+   * Hot reload of the bounds; clamps the current limit.
+   *
+   * @throws IllegalArgumentException unless 1 <= minLimit <= maxLimit
+   */
   public void bounds(int minLimit, int maxLimit) {
     checkBounds(minLimit, maxLimit);
     this.minLimit = minLimit;
     this.maxLimit = maxLimit;
-    estimate = Math.max(minLimit, Math.min(maxLimit, estimate));
+    estimate = clamp(estimate);
     limit = (int) Math.round(estimate);
+  }
+
+  /** The tuning parameters. */
+  public VegasTuning tuning() {
+    return tuning;
+  }
+
+  private double clamp(double v) {
+    return Math.max(minLimit, Math.min(maxLimit, v));
   }
 
   private static void checkBounds(int minLimit, int maxLimit) {
