@@ -1,8 +1,22 @@
 package io.spillway.admission.control;
 
 /**
- * Median-of-three then EWMA smoothing of a per-interval percentile.
- * (Uber Cinnamon auto-tuner: p90 over a window of at least 250 samples, median-filtered, exponentially smoothed.)
+ * Median-of-three then EWMA smoothing of a per-interval percentile (e.g. the p90 latency of each control tick).
+ *
+ * <p>Source: Uber, "Cinnamon Auto-Tuner: Adaptive Concurrency in the Wild" (2023): the latency signal is the p90
+ * over a window of at least 250 samples, median-filtered, then exponentially smoothed. The median of three
+ * (J. W. Tukey, "Exploratory Data Analysis", 1977, running medians) removes a single-interval spike (a GC pause,
+ * one slow disk flush) entirely instead of letting it leak into the average; the EWMA then smooths the remaining
+ * noise: {@code s ← s + alpha × (m − s)}.
+ *
+ * <p>Pooling, exactly: an interval with {@code samples <= 0} is ignored. Otherwise its value joins a pool, weighted
+ * by its sample count. While the pool holds fewer than {@code minSamples} samples, {@link #update} returns the
+ * previous smoothed value unchanged. Once it holds {@code minSamples} or more, the pooled value — the
+ * sample-weighted mean of the pooled percentiles, an approximation of the pooled percentile that is exact when one
+ * interval fills the pool — enters the median filter, the pool empties, and the EWMA advances once. Before three
+ * pooled values exist the filter passes the newest one through. The first pooled value initialises the EWMA.
+ *
+ * <p>Single-threaded (the control thread); allocation-free.
  */
 public final class PercentileSmoother {
   private final double alpha;
@@ -15,8 +29,10 @@ public final class PercentileSmoother {
   private double smoothed = Double.NaN;
 
   /**
-   * @param alpha EWMA weight of a new filtered value, in (0, 1]
-   * @param minSamples samples an interval needs to count alone; thinner intervals are pooled into the next
+   * Creates a smoother.
+   *
+   * @param alpha EWMA weight of a new filtered value, in (0, 1]; 1 disables the EWMA
+   * @param minSamples samples an interval needs to count alone, >= 1; thinner intervals are pooled into the next
    */
   public PercentileSmoother(double alpha, int minSamples) {
     if (!(alpha > 0.0 && alpha <= 1.0)) {
@@ -29,7 +45,13 @@ public final class PercentileSmoother {
     this.minSamples = minSamples;
   }
 
-  /** Feeds one interval's percentile; returns the smoothed value (NaN until the first pooled interval). */
+  /**
+   * Feeds one interval's percentile.
+   *
+   * @param valueNanos the interval's percentile
+   * @param samples how many samples the interval had
+   * @return the smoothed value, NaN until the first pool fills
+   */
   public double update(long valueNanos, long samples) {
     if (samples <= 0) {
       return smoothed;
