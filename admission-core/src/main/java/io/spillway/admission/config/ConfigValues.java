@@ -76,13 +76,24 @@ public final class ConfigValues {
    * value; otherwise a cross-field error thrown by {@code build} becomes a problem at the key its field names.
    */
   public <C> C build(Supplier<C> build) {
+    return build("", build);
+  }
+
+  /**
+   * Builds a part of the config that lives under {@code prefix} (e.g. the CoDel settings of {@code queues.read}):
+   * an error thrown by {@code build} becomes a problem at the key under the prefix that its field names, or at the
+   * prefix itself. Returns null if the build failed or a problem was already found.
+   */
+  public <C> C build(String prefix, Supplier<C> build) {
     if (!problems.isEmpty()) {
       return null;
     }
     try {
       return build.get();
     } catch (IllegalArgumentException e) {
-      String path = BuilderMessages.locate(e.getMessage(), values.keySet()).orElse("");
+      List<String> candidates = new ArrayList<>();
+      values.keySet().stream().filter(p -> prefix.isEmpty() || p.startsWith(prefix + ".")).forEach(candidates::add);
+      String path = BuilderMessages.locate(e.getMessage(), candidates).orElse(prefix);
       String detail = path.isEmpty() ? String.valueOf(e.getMessage()) : BuilderMessages.detail(path, e.getMessage());
       problems.add(new ConfigProblem(path, detail, origin(path)));
       return null;

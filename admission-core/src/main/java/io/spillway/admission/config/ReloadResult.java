@@ -1,6 +1,8 @@
 package io.spillway.admission.config;
 
+import io.spillway.admission.event.ReloadEvent;
 import java.util.List;
+import java.util.stream.Collectors;
 import java.util.Objects;
 
 /**
@@ -29,6 +31,16 @@ public record ReloadResult(Status status, String source, ConfigDiff diff, List<C
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(diff, "diff");
     problems = List.copyOf(problems);
+  }
+
+  /** This result as a listener event (an unchanged file is not an event: do not call it for one). */
+  public ReloadEvent toEvent() {
+    if (status == Status.UNCHANGED) {
+      throw new IllegalStateException("an unchanged file is not a reload event");
+    }
+    return new ReloadEvent(status == Status.APPLIED, source,
+        diff.changes().stream().map(ConfigDiff.Change::toString).collect(Collectors.toList()),
+        problems.stream().map(ConfigProblem::toString).collect(Collectors.toList()));
   }
 
   @Override
