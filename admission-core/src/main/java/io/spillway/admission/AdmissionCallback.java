@@ -1,0 +1,19 @@
+package io.spillway.admission;
+
+/**
+ * Receives the decision on an asynchronous request ({@link AdmissionEngine#submit}). Exactly one method is called,
+ * exactly once: on the submitting thread when the decision is immediate, else on the request's executor when the
+ * request leaves the queue (dispatched or dropped). No thread waits for the decision.
+ */
+public interface AdmissionCallback {
+
+  /**
+   * The request may run now. The callee owns the permit and must release it with
+   * {@link AdmissionEngine#release(long, Outcome, long)} (release is idempotent). If this method throws, the engine
+   * releases the permit as {@link Outcome#DROPPED}.
+   */
+  void onAdmitted(long token);
+
+  /** The request will not run; {@code retryAfterNanos} is the jittered hint for the client. */
+  void onRejected(Reason reason, long retryAfterNanos);
+}

@@ -1,0 +1,90 @@
+package io.spillway.admission;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Monotonic, lock-free decision counters (striped {@link LongAdder}s): per tier and kind (admitted at once, queued,
+ * dispatched from a queue, rejected), per rejection reason, per outcome, and the dry-run "would reject" counts per
+ * reason × tier × op type. The control loop derives per-interval rates from differences.
+ */
+final class AdmissionCounters {
+
+  /** What happened to a request, per tier. */
+  enum Kind {
+    ADMITTED, QUEUED, DISPATCHED, REJECTED
+  }
+
+  private static final int TIERS = Tier.count();
+  private static final int OPS = OpType.count();
+  private static final int KINDS = Kind.values().length;
+
+  private final LongAdder[] tierKind = adders(TIERS * KINDS);
+  private final LongAdder[] reasons = adders(Reason.count());
+  private final LongAdder[] outcomes = adders(Outcome.values().length * OPS);
+  private final LongAdder[] wouldReject = adders(Reason.count() * TIERS * OPS);
+
+  void count(int tier, Kind kind) {
+    tierKind[tier * KINDS + kind.ordinal()].increment();
+  }
+
+  void rejected(int tier, Reason reason) {
+    tierKind[tier * KINDS + Kind.REJECTED.ordinal()].increment();
+    reasons[reason.ordinal()].increment();
+  }
+
+  void wouldReject(Reason reason, int tier, OpType op) {
+    wouldReject[(reason.ordinal() * TIERS + tier) * OPS + op.ordinal()].increment();
+  }
+
+  void outcome(Outcome outcome, OpType op) {
+    outcomes[outcome.ordinal() * OPS + op.ordinal()].increment();
+  }
+
+  long count(Tier tier, Kind kind) {
+    return tierKind[tier.ordinal() * KINDS + kind.ordinal()].sum();
+  }
+
+  long total(Kind kind) {
+    long sum = 0;
+    for (int t = 0; t < TIERS; t++) {
+      sum += tierKind[t * KINDS + kind.ordinal()].sum();
+    }
+    return sum;
+  }
+
+  long rejected(Reason reason) {
+    return reasons[reason.ordinal()].sum();
+  }
+
+  long outcomes(Outcome outcome, OpType op) {
+    return outcomes[outcome.ordinal() * OPS + op.ordinal()].sum();
+  }
+
+  long outcomes(Outcome outcome) {
+    long sum = 0;
+    for (int op = 0; op < OPS; op++) {
+      sum += outcomes[outcome.ordinal() * OPS + op].sum();
+    }
+    return sum;
+  }
+
+  long wouldReject(Reason reason, Tier tier, OpType op) {
+    return wouldReject[(reason.ordinal() * TIERS + tier.ordinal()) * OPS + op.ordinal()].sum();
+  }
+
+  long wouldReject(Reason reason) {
+    long sum = 0;
+    for (int i = 0; i < TIERS * OPS; i++) {
+      sum += wouldReject[reason.ordinal() * TIERS * OPS + i].sum();
+    }
+    return sum;
+  }
+
+  private static LongAdder[] adders(int n) {
+    LongAdder[] result = new LongAdder[n];
+    for (int i = 0; i < n; i++) {
+      result[i] = new LongAdder();
+    }
+    return result;
+  }
+}

@@ -1,0 +1,256 @@
+package io.spillway.admission;
+
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Spillway's admission engine: decides, for each request to a storage node, whether it runs now, waits, or is
+ * rejected with a reason and a retry-after hint (DESIGN §2). A thin facade over {@link AdmissionPath} (the request
+ * path), {@link Dispatcher} (queues and dispatch) and {@link ControlLoop} (the tick-driven loops).
+ *
+ * <pre>{@code
+ * AdmissionEngine engine = AdmissionEngine.create(EngineConfig.defaults());
+ * engine.start(scheduler);                                   // or call engine.tick() from your own scheduler
+ * ClientHandle client = engine.clients().register("checkout-service");
+ * long token = engine.tryAcquire(OpType.READ, Tier.T1, client);
+ * if (Decisions.isAdmitted(token)) {
+ *   try { serve(); } finally { engine.release(token, Outcome.SUCCESS, serviceNanos); }
+ * } else {
+ *   reply(Decisions.reason(token), Decisions.retryAfterNanos(token));
+ * }
+ * }</pre>
+ *
+ * <p>Threading: {@link #tryAcquire}, {@link #release} and {@link #submit} from any thread, lock-free;
+ * {@link #tick()} from one thread at a time (concurrent calls are skipped, not queued); {@link #reconfigure} from any
+ * thread.
+ */
+public final class AdmissionEngine {
+
+  private static final long CONTROL_LOCK_TIMEOUT_SECONDS = 5;
+
+  private final AdmissionPath path;
+  private final Dispatcher dispatcher;
+  private final ClientRegistry clients;
+  private final ControlLoop loop;
+  private final EngineStats stats;
+  private final ReentrantLock controlLock = new ReentrantLock();
+
+  private AdmissionEngine(EngineConfig config, Ticker ticker) {
+    this.path = new AdmissionPath(config, ticker, this);
+    this.clients = new ClientRegistry(config.clientClasses, config.defaultClientClass, config.initialLimit,
+        Scorecard.units(config.initialServiceTimeNanos[0]));
+    this.dispatcher = new Dispatcher(config, ticker, path);
+    path.dispatcher = dispatcher;
+    this.loop = new ControlLoop(config, path, dispatcher, clients);
+    this.stats = new EngineStats(path, dispatcher, loop);
+  }
+
+  /** An engine on the system clock. */
+  public static AdmissionEngine create(EngineConfig config) {
+    return create(config, Ticker.system());
+  }
+
+  /** An engine on the given clock (tests and simulations pass a virtual one). */
+  public static AdmissionEngine create(EngineConfig config, Ticker ticker) {
+    return new AdmissionEngine(Objects.requireNonNull(config, "config"), Objects.requireNonNull(ticker, "ticker"));
+  }
+
+  /** The client registry: register each client once, pass its handle on every request. */
+  public ClientRegistry clients() {
+    return clients;
+  }
+
+  // ---------------------------------------------------------------- fast path
+
+  /** {@link #tryAcquire(OpType, Tier, ClientHandle, int, long, long, long)} with no partition, deadline or hint. */
+  public long tryAcquire(OpType op, Tier tier, ClientHandle client) {
+    return path.acquire(op, tier, client, SignalScope.ANY_PARTITION, Decisions.NO_DEADLINE, Decisions.NO_COST_HINT,
+        path.ticker.read(), false);
+  }
+
+  /** The fast path with a partition, reading the engine's ticker. */
+  public long tryAcquire(OpType op, Tier tier, ClientHandle client, int partition) {
+    return path.acquire(op, tier, client, partition, Decisions.NO_DEADLINE, Decisions.NO_COST_HINT,
+        path.ticker.read(), false);
+  }
+
+  /** The fast path with a partition and a time the caller already has (saves a clock read). */
+  public long tryAcquire(OpType op, Tier tier, ClientHandle client, int partition, long nowNanos) {
+    return path.acquire(op, tier, client, partition, Decisions.NO_DEADLINE, Decisions.NO_COST_HINT, nowNanos,
+        false);
+  }
+
+  /**
+   * Decides at once, without queueing, allocating or locking: returns a positive token to release later, or a
+   * negative rejection decoded by {@link Decisions#reason(long)} and {@link Decisions#retryAfterNanos(long)}. At the
+   * inflight limit it rejects with {@link Reason#INFLIGHT_LIMIT}; use {@link #submit} to wait instead.
+   *
+   * @param partition the request's partition, or {@link SignalScope#ANY_PARTITION}
+   * @param deadlineNanos absolute ticker time by which the caller needs the answer, or
+   *     {@link Decisions#NO_DEADLINE}; a deadline closer than the op's service-time estimate is rejected with
+   *     {@link Reason#DEADLINE}
+   * @param costHintNanos the request's expected cost for the scorecard, or {@link Decisions#NO_COST_HINT} for the op
+   *     type's running service-time estimate
+   * @param nowNanos the current ticker time
+   */
+  public long tryAcquire(OpType op, Tier tier, ClientHandle client, int partition, long deadlineNanos,
+      long costHintNanos, long nowNanos) {
+    return path.acquire(op, tier, client, partition, deadlineNanos, costHintNanos, nowNanos, false);
+  }
+
+  /**
+   * Ends an admitted request: frees its permit, feeds latency (SUCCESS), error rate (ERROR) and the tuner, and
+   * dispatches a waiting request if any. Idempotent: returns false, changing nothing, for a token already released
+   * (or never issued). Allocation-free and lock-free.
+   *
+   * @param serviceNanos time from the start of execution to completion
+   */
+  public boolean release(long token, Outcome outcome, long serviceNanos) {
+    return path.release(token, outcome, serviceNanos);
+  }
+
+  // ---------------------------------------------------------------- async layer
+
+  /**
+   * Decides now, or queues the request in its op type's CoDel queue (tier band) when the limit is reached and
+   * answers later: exactly one callback method is called, once (see {@link AdmissionCallback}). No thread waits.
+   * A queued request whose deadline cannot be met (remaining time below expected wait plus service time) is
+   * rejected at once with {@link Reason#DEADLINE}.
+   */
+  public void submit(OpType op, Tier tier, ClientHandle client, int partition, long deadlineNanos,
+      long costHintNanos, Executor executor, AdmissionCallback callback) {
+    path.submit(Objects.requireNonNull(op, "op"), Objects.requireNonNull(tier, "tier"),
+        Objects.requireNonNull(client, "client"), partition, deadlineNanos, costHintNanos,
+        Objects.requireNonNull(executor, "executor"), Objects.requireNonNull(callback, "callback"));
+  }
+
+  /** {@link #submit(OpType, Tier, ClientHandle, int, long, long, Executor, AdmissionCallback)}, short form. */
+  public void submit(OpType op, Tier tier, ClientHandle client, Executor executor, AdmissionCallback callback) {
+    submit(op, tier, client, SignalScope.ANY_PARTITION, Decisions.NO_DEADLINE, Decisions.NO_COST_HINT, executor,
+        callback);
+  }
+
+  /**
+   * The {@link CompletionStage} form of {@link #submit}: completes with a {@link Permit}, or exceptionally with an
+   * {@link AdmissionRejectedException}. If the stage is cancelled before admission, the permit is released.
+   */
+  public CompletionStage<Permit> acquireAsync(OpType op, Tier tier, ClientHandle client, int partition,
+      long deadlineNanos, Executor executor) {
+    CompletableFuture<Permit> future = new CompletableFuture<>();
+    submit(op, tier, client, partition, deadlineNanos, Decisions.NO_COST_HINT, executor, new AdmissionCallback() {
+      @Override
+      public void onAdmitted(long token) {
+        if (!future.complete(new Permit(AdmissionEngine.this, token))) {
+          release(token, Outcome.DROPPED, 0L);
+        }
+      }
+
+      @Override
+      public void onRejected(Reason reason, long retryAfterNanos) {
+        future.completeExceptionally(new AdmissionRejectedException(reason, retryAfterNanos));
+      }
+    });
+    return future;
+  }
+
+  // ---------------------------------------------------------------- control
+
+  /** Adds an overload signal; its scope gets a rejector at the next tick. */
+  public void addSignal(Signal signal) {
+    Objects.requireNonNull(signal, "signal");
+    if (!(signal.target() > 0)) {
+      throw new IllegalArgumentException("signal[" + signal.name() + "].target must be > 0, was " + signal.target());
+    }
+    loop.customSignals.add(signal);
+    loop.signalsChanged();
+  }
+
+  /** Removes a signal added with {@link #addSignal}; returns whether it was present. */
+  public boolean removeSignal(Signal signal) {
+    boolean removed = loop.customSignals.remove(signal);
+    if (removed) {
+      loop.signalsChanged();
+    }
+    return removed;
+  }
+
+  /**
+   * Runs one control period (sample, tune, evaluate signals, run the PIDs, drop expired queued requests). Call it
+   * every {@link EngineConfig#tickPeriod()} from one thread, or use {@link #start}. Returns false, doing nothing,
+   * if another tick or a reconfiguration holds the control lock.
+   */
+  public boolean tick() {
+    if (!controlLock.tryLock()) {
+      return false;
+    }
+    try {
+      loop.tick();
+      return true;
+    } finally {
+      controlLock.unlock();
+    }
+  }
+
+  /** Schedules {@link #tick()} every tick period on the given scheduler; cancel the returned future to stop. */
+  public ScheduledFuture<?> start(ScheduledExecutorService scheduler) {
+    long period = path.settings.config.tickPeriodNanos;
+    return scheduler.scheduleAtFixedRate(this::tick, period, period, TimeUnit.NANOSECONDS);
+  }
+
+  /**
+   * Swaps in a new configuration atomically with respect to the control loop: limit bounds clamp the current limit,
+   * PIDs are retuned bumplessly, queues are reconfigured in place, client classes re-resolved; no permit or queued
+   * request is lost. (A changed tick period takes effect when {@link #start} is called again.)
+   *
+   * @throws IllegalArgumentException if {@code maxLimit} exceeds what this engine's permit table can hold
+   * @throws IllegalStateException if the control lock could not be taken within 5 s
+   */
+  public void reconfigure(EngineConfig next) {
+    Objects.requireNonNull(next, "config");
+    int ceiling = path.permits.capacity() / 2;
+    if (next.maxLimit > ceiling) {
+      throw new IllegalArgumentException("maxLimit must be <= " + ceiling
+          + " (half the permit table, sized at start) to reconfigure without a restart, was " + next.maxLimit);
+    }
+    boolean locked;
+    try {
+      locked = controlLock.tryLock(CONTROL_LOCK_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for the control lock", e);
+    }
+    if (!locked) {
+      throw new IllegalStateException("control lock not acquired within " + CONTROL_LOCK_TIMEOUT_SECONDS + "s");
+    }
+    try {
+      Settings previous = path.settings;
+      Settings settings = new Settings(next, previous);
+      boolean levelsChanged = settings.distribution != previous.distribution;
+      path.settings = settings;
+      loop.reconfigure(previous.config, next, levelsChanged);
+    } finally {
+      controlLock.unlock();
+    }
+  }
+
+  /** The configuration in force. */
+  public EngineConfig config() {
+    return path.settings.config;
+  }
+
+  /** The read-only stats view. */
+  public EngineStats stats() {
+    return stats;
+  }
+
+  @Override
+  public String toString() {
+    return "AdmissionEngine" + stats;
+  }
+}

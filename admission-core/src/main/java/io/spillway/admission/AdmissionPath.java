@@ -1,0 +1,220 @@
+package io.spillway.admission;
+
+import io.spillway.admission.AdmissionCounters.Kind;
+import io.spillway.admission.control.LatencyRecorder;
+import java.util.concurrent.Executor;
+
+/**
+ * The request path of DESIGN §2: deadline → scorecard → rejector → inflight limit → run (or queue), and the release
+ * of a permit with its outcome. The synchronous {@link #acquire} is the fast path: no lock, no allocation, a handful
+ * of uncontended atomics. The asynchronous {@link #submit} reuses it and allocates a {@link QueuedRequest} only when
+ * the request must wait. Also the {@link Dispatcher.Sink} that grants permits to queued requests and answers
+ * dropped ones.
+ *
+ * <p>Dry-run: each check that would reject counts "would reject (reason, tier, op)" and the request goes on; the
+ * charge and the permit are still taken (forced) so that releases balance.
+ */
+final class AdmissionPath implements Dispatcher.Sink {
+
+  /** Internal decision of a queueable acquire: at the limit, charge kept, the caller queues. */
+  static final long QUEUE = Long.MIN_VALUE;
+
+  private static final long LATENCY_CEILING_NANOS = 60_000_000_000L;
+
+  final Ticker ticker;
+  final InflightLimiter limiter;
+  final PermitTable permits;
+  final ServiceTimes serviceTimes;
+  final AdmissionCounters counters = new AdmissionCounters();
+  final LatencyRecorder[] latency = new LatencyRecorder[OpType.count()];
+  final LatencyRecorder queueWait = new LatencyRecorder(LATENCY_CEILING_NANOS);
+  final RetryAfterEstimator retry = new RetryAfterEstimator();
+  private final AdmissionEngine engine;
+  volatile Settings settings;
+  volatile RejectorSet rejectors;
+  Dispatcher dispatcher;
+
+  AdmissionPath(EngineConfig config, Ticker ticker, AdmissionEngine engine) {
+    this.ticker = ticker;
+    this.engine = engine;
+    this.limiter = new InflightLimiter(config.initialLimit);
+    this.permits = new PermitTable(Math.max(4096, 4 * config.maxLimit));
+    this.serviceTimes = new ServiceTimes(config);
+    this.settings = new Settings(config, null);
+    for (int i = 0; i < latency.length; i++) {
+      latency[i] = new LatencyRecorder(LATENCY_CEILING_NANOS);
+    }
+  }
+
+  /**
+   * The fast path. Returns a token (> 0), a rejection (see {@link Decisions}), or {@link #QUEUE} when
+   * {@code queueable} and the limit is reached (the client's charge is then kept for the queued request).
+   *
+   * @param costNanos the request's cost; {@link Decisions#NO_COST_HINT} for the op type's estimate
+   */
+  long acquire(OpType op, Tier tier, ClientHandle client, int partition, long deadlineNanos, long costNanos,
+      long nowNanos, boolean queueable) {
+    Settings s = settings;
+    int t = effectiveTier(tier, client);
+    long service = serviceTimes.estimateNanos(op);
+    if (deadlineNanos != Decisions.NO_DEADLINE && deadlineNanos - nowNanos < service) {
+      if (!s.dryRun) {
+        return reject(s, Reason.DEADLINE, t, op);
+      }
+      counters.wouldReject(Reason.DEADLINE, t, op);
+    }
+    long units = Scorecard.units(costNanos > 0 ? costNanos : service);
+    if (!Scorecard.tryCharge(client, units)) {
+      if (!s.dryRun) {
+        return reject(s, Reason.CLIENT_LIMIT, t, op);
+      }
+      counters.wouldReject(Reason.CLIENT_LIMIT, t, op);
+      Scorecard.forceCharge(client, units);
+    }
+    int level = t * s.cohortsPerTier + s.cohorts.cohort(client.hash(), nowNanos);
+    s.distribution.record(level);
+    if (level >= s.firstSheddableLevel && rejectors.sheds(level, op, partition, client)) {
+      if (!s.dryRun) {
+        Scorecard.discharge(client, units);
+        return reject(s, Reason.SHED_TIER, t, op);
+      }
+      counters.wouldReject(Reason.SHED_TIER, t, op);
+    }
+    if (!limiter.tryAcquire()) {
+      if (s.dryRun) {
+        counters.wouldReject(Reason.INFLIGHT_LIMIT, t, op);
+        limiter.forceAcquire();
+      } else if (queueable) {
+        return QUEUE;
+      } else {
+        Scorecard.discharge(client, units);
+        return reject(s, Reason.INFLIGHT_LIMIT, t, op);
+      }
+    }
+    long token = permits.claim(op, t, client, units);
+    if (token == 0) { // only possible in dry-run, once the permit table itself is full
+      limiter.release();
+      Scorecard.discharge(client, units);
+      return reject(s, Reason.INFLIGHT_LIMIT, t, op);
+    }
+    counters.count(t, Kind.ADMITTED);
+    return token;
+  }
+
+  /** The asynchronous path: decides now, or queues and lets the dispatcher decide later. */
+  void submit(OpType op, Tier tier, ClientHandle client, int partition, long deadlineNanos, long costHintNanos,
+      Executor executor, AdmissionCallback callback) {
+    long now = ticker.read();
+    long cost = costHintNanos > 0 ? costHintNanos : serviceTimes.estimateNanos(op);
+    long decision = acquire(op, tier, client, partition, deadlineNanos, cost, now, true);
+    if (decision > 0) {
+      Callbacks.admitted(engine, callback, decision);
+      return;
+    }
+    if (decision != QUEUE) {
+      Callbacks.rejected(callback, Decisions.reason(decision), Decisions.retryAfterNanos(decision));
+      return;
+    }
+    int t = effectiveTier(tier, client);
+    long units = Scorecard.units(cost);
+    if (deadlineNanos != Decisions.NO_DEADLINE) {
+      long service = serviceTimes.estimateNanos(op);
+      if (deadlineNanos - now < expectedWaitNanos(op) + service) {
+        Scorecard.discharge(client, units);
+        long rejection = reject(settings, Reason.DEADLINE, t, op);
+        Callbacks.rejected(callback, Reason.DEADLINE, Decisions.retryAfterNanos(rejection));
+        return;
+      }
+    }
+    counters.count(t, Kind.QUEUED);
+    dispatcher.enqueue(new QueuedRequest(op, t, client, units, deadlineNanos, now, executor, callback, engine));
+  }
+
+  /** Expected wait before a queued request of this op type starts: waiting / throughput, by Little's law. */
+  long expectedWaitNanos(OpType op) {
+    int waiting = dispatcher.waiting();
+    return waiting == 0 ? 0L : (long) ((double) waiting * serviceTimes.estimateNanos(op) / limiter.limit());
+  }
+
+  /** Idempotent release; allocation-free. */
+  boolean release(long token, Outcome outcome, long serviceNanos) {
+    int slot = permits.slotOf(token);
+    if (slot < 0) {
+      return false;
+    }
+    OpType op = permits.op(slot);
+    ClientHandle client = permits.client(slot);
+    long units = permits.cost(slot);
+    if (!permits.free(token)) {
+      return false; // a concurrent release of the same token won
+    }
+    limiter.release();
+    Scorecard.discharge(client, units);
+    if (outcome == Outcome.SUCCESS) {
+      latency[op.ordinal()].record(serviceNanos);
+      serviceTimes.record(op, serviceNanos);
+    } else {
+      counters.outcome(outcome, op);
+    }
+    dispatcher.afterRelease();
+    return true;
+  }
+
+  private long reject(Settings s, Reason reason, int tier, OpType op) {
+    counters.rejected(tier, reason);
+    long base = retry.baseNanos(reason, serviceTimes.estimateNanos(op));
+    return Decisions.reject(reason, RetryAfterEstimator.jittered(s, base));
+  }
+
+  private static int effectiveTier(Tier tier, ClientHandle client) {
+    return Math.max(tier.ordinal(), client.caps.highestTierOrdinal);
+  }
+
+  // ---- Dispatcher.Sink: called by the drain owner (dropped(QUEUE_FULL) by the submitting thread) ----
+
+  @Override
+  public boolean tryAcquirePermit() {
+    return limiter.tryAcquire();
+  }
+
+  @Override
+  public void returnPermit() {
+    limiter.release();
+  }
+
+  @Override
+  public void dispatch(QueuedRequest request) {
+    queueWait.record(ticker.read() - request.enqueuedAtNanos);
+    long token = permits.claim(request.op, request.tier, request.client, request.costUnits);
+    if (token == 0) { // cannot happen while inflight <= limit <= maxLimit < table capacity; be safe anyway
+      limiter.release();
+      dropped(request, Reason.INFLIGHT_LIMIT, true);
+      return;
+    }
+    counters.count(request.tier, Kind.DISPATCHED);
+    request.admitted(token);
+    if (!request.handOff()) {
+      release(token, Outcome.DROPPED, 0L);
+      request.admitted(0L);
+      answerRejected(request, Reason.EXECUTOR_REJECTED, true);
+    }
+  }
+
+  @Override
+  public void dropped(QueuedRequest request, Reason reason, boolean onOfferThread) {
+    Scorecard.discharge(request.client, request.costUnits);
+    if (reason != Reason.QUEUE_FULL) {
+      queueWait.record(ticker.read() - request.enqueuedAtNanos);
+    }
+    answerRejected(request, reason, onOfferThread);
+  }
+
+  private void answerRejected(QueuedRequest request, Reason reason, boolean inline) {
+    counters.rejected(request.tier, reason);
+    long base = retry.baseNanos(reason, serviceTimes.estimateNanos(request.op));
+    request.rejected(reason, RetryAfterEstimator.jittered(settings, base));
+    if (inline || !request.handOff()) {
+      request.run();
+    }
+  }
+}

@@ -1,0 +1,29 @@
+package io.spillway.admission;
+
+/**
+ * The live caps of one {@link ClientClass}: recomputed by the control loop from the current limit, read on the fast
+ * path. One instance per class per configuration; a reconfiguration builds new ones and re-points every handle.
+ */
+final class ClassCaps {
+
+  final ClientClass clientClass;
+  final int highestTierOrdinal;
+  volatile int maxOutstanding;
+  volatile long maxCostUnits;
+
+  ClassCaps(ClientClass clientClass, int limit, long meanCostUnits) {
+    this.clientClass = clientClass;
+    this.highestTierOrdinal = clientClass.highestTier().ordinal();
+    update(limit, meanCostUnits);
+  }
+
+  /** Caps = max(floor, share × limit) requests and the same share of limit × mean cost. */
+  void update(int limit, long meanCostUnits) {
+    double share = clientClass.share();
+    int floor = clientClass.floor();
+    long count = Math.max(floor, (long) Math.ceil(share * limit));
+    maxOutstanding = (int) Math.min(count, Scorecard.MAX_COUNT);
+    double cost = Math.max(floor, share * limit) * Math.max(1L, meanCostUnits);
+    maxCostUnits = (long) Math.min(cost, (double) Scorecard.MAX_COST_UNITS);
+  }
+}

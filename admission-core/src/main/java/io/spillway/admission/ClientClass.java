@@ -1,0 +1,97 @@
+package io.spillway.admission;
+
+import java.util.Objects;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * A class of clients sharing one scorecard rule: clients whose id matches {@link #pattern()} may hold at most
+ * {@code max(floor, share × limit)} requests outstanding (in flight or queued) and the same share of the node's
+ * outstanding cost, and may claim no tier more critical than {@link #highestTier()} (claims above are capped to it).
+ * Immutable; validated at construction.
+ */
+public final class ClientClass {
+
+  private final String name;
+  private final Pattern pattern;
+  private final double share;
+  private final int floor;
+  private final Tier highestTier;
+
+  /**
+   * @param name a label for stats and errors
+   * @param pattern a regular expression matched against the whole client id
+   * @param share the fraction of the current inflight limit (and of its cost) one client may hold outstanding;
+   *     (0, 100]: above 1 lets a client queue beyond the limit
+   * @param floor the minimum cap in requests, whatever the limit (>= 1)
+   * @param highestTier the most critical tier clients of this class may claim
+   */
+  public ClientClass(String name, String pattern, double share, int floor, Tier highestTier) {
+    this.name = Objects.requireNonNull(name, "name");
+    if (name.isBlank()) {
+      throw new IllegalArgumentException("clientClass.name must not be blank, was '" + name + "'");
+    }
+    try {
+      this.pattern = Pattern.compile(Objects.requireNonNull(pattern, "pattern"));
+    } catch (PatternSyntaxException e) {
+      throw new IllegalArgumentException(
+          "clientClass[" + name + "].pattern must be a valid regular expression, was '" + pattern + "'", e);
+    }
+    if (!(share > 0.0 && share <= 100.0)) {
+      throw new IllegalArgumentException(
+          "clientClass[" + name + "].share must be > 0 and <= 100, was " + share);
+    }
+    if (floor < 1) {
+      throw new IllegalArgumentException("clientClass[" + name + "].floor must be >= 1, was " + floor);
+    }
+    this.share = share;
+    this.floor = floor;
+    this.highestTier = Objects.requireNonNull(highestTier, "highestTier");
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public String pattern() {
+    return pattern.pattern();
+  }
+
+  public double share() {
+    return share;
+  }
+
+  public int floor() {
+    return floor;
+  }
+
+  public Tier highestTier() {
+    return highestTier;
+  }
+
+  /** Whether the whole client id matches this class's pattern. */
+  public boolean matches(String clientId) {
+    return pattern.matcher(clientId).matches();
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof ClientClass)) {
+      return false;
+    }
+    ClientClass c = (ClientClass) o;
+    return name.equals(c.name) && pattern().equals(c.pattern()) && share == c.share && floor == c.floor
+        && highestTier == c.highestTier;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(name, pattern(), share, floor, highestTier);
+  }
+
+  @Override
+  public String toString() {
+    return "ClientClass{" + name + ", /" + pattern() + "/, share=" + share + ", floor=" + floor
+        + ", highestTier=" + highestTier + '}';
+  }
+}

@@ -1,0 +1,69 @@
+package io.spillway.admission;
+
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A registered client: obtained once from {@link ClientRegistry#register(String)} and passed on every request, so the
+ * fast path never hashes or looks up a string. Holds the client's scorecard counters (outstanding requests and
+ * outstanding cost, packed in one word; see {@link Scorecard}) and its stable cohort hash.
+ */
+public final class ClientHandle {
+
+  private final String id;
+  private final long hash;
+  /** Packed by {@link Scorecard}: outstanding count in the high bits, outstanding cost units in the low bits. */
+  final AtomicLong outstanding = new AtomicLong();
+  volatile ClassCaps caps;
+
+  ClientHandle(String id, ClassCaps caps) {
+    this.id = id;
+    this.hash = fnv1a64(id);
+    this.caps = caps;
+  }
+
+  /** The client's id. */
+  public String id() {
+    return id;
+  }
+
+  /** A stable 64-bit hash of the id (FNV-1a), the input of the cohort function. */
+  public long hash() {
+    return hash;
+  }
+
+  /** The client class this client currently belongs to. */
+  public ClientClass clientClass() {
+    return caps.clientClass;
+  }
+
+  /** Requests of this client admitted or queued and not yet finished. */
+  public int outstandingRequests() {
+    return Scorecard.count(outstanding.get());
+  }
+
+  /** Estimated cost in nanoseconds of this client's outstanding requests. */
+  public long outstandingCostNanos() {
+    return Scorecard.costUnits(outstanding.get()) << Scorecard.COST_UNIT_SHIFT;
+  }
+
+  /** This client's current cap on outstanding requests. */
+  public int maxOutstandingRequests() {
+    return caps.maxOutstanding;
+  }
+
+  @Override
+  public String toString() {
+    return "ClientHandle{" + id + ", class=" + caps.clientClass.name() + ", outstanding=" + outstandingRequests()
+        + '}';
+  }
+
+  private static long fnv1a64(String s) {
+    long h = 0xcbf29ce484222325L;
+    for (byte b : s.getBytes(StandardCharsets.UTF_8)) {
+      h ^= b & 0xff;
+      h *= 0x100000001b3L;
+    }
+    return h;
+  }
+}

@@ -1,0 +1,57 @@
+package io.spillway.admission;
+
+import java.time.Duration;
+
+/** Validation helpers whose messages name the field, the bound and the value received. */
+final class ConfigCheck {
+
+  private ConfigCheck() {}
+
+  static long positive(String field, Duration value) {
+    if (value == null) {
+      throw new IllegalArgumentException(field + " must be set, was null");
+    }
+    if (value.isNegative() || value.isZero()) {
+      throw new IllegalArgumentException(field + " must be > 0, was " + format(value.toNanos()));
+    }
+    return value.toNanos();
+  }
+
+  static int atLeast(String field, int value, int min) {
+    if (value < min) {
+      throw new IllegalArgumentException(field + " must be >= " + min + ", was " + value);
+    }
+    return value;
+  }
+
+  static int between(String field, int value, int min, int max) {
+    if (value < min || value > max) {
+      throw new IllegalArgumentException(field + " must be >= " + min + " and <= " + max + ", was " + value);
+    }
+    return value;
+  }
+
+  /** min < value <= max, or min <= value <= max when minInclusive. */
+  static double between(String field, double value, double min, boolean minInclusive, double max) {
+    boolean aboveMin = minInclusive ? value >= min : value > min;
+    if (!(aboveMin && value <= max)) {
+      throw new IllegalArgumentException(
+          field + " must be " + (minInclusive ? ">= " : "> ") + min + " and <= " + max + ", was " + value);
+    }
+    return value;
+  }
+
+  /** Formats nanoseconds as the largest exact unit: 100ms, 250us, 17ns, 2s. */
+  static String format(long nanos) {
+    if (nanos != 0 && nanos % 1_000_000_000L == 0) {
+      return nanos / 1_000_000_000L + "s";
+    }
+    if (nanos % 1_000_000L == 0) {
+      return nanos / 1_000_000L + "ms";
+    }
+    if (nanos % 1_000L == 0) {
+      return nanos / 1_000L + "us";
+    }
+    return nanos + "ns";
+  }
+}

@@ -1,0 +1,274 @@
+package io.spillway.admission;
+
+import io.spillway.admission.AdmissionCounters.Kind;
+import io.spillway.admission.control.LatencySample;
+import io.spillway.admission.control.PercentileSmoother;
+import io.spillway.admission.control.PriorityDistribution;
+import io.spillway.admission.control.VegasLimitTuner;
+import io.spillway.pid.Action;
+import io.spillway.pid.PidConfig;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * The control loops, one {@link #tick()} per period on one thread (DESIGN §3.2–3.3):
+ * <ol>
+ *   <li>sample the latency recorders, smooth the p90 per op type (median-of-three + EWMA, Cinnamon);</li>
+ *   <li>limit tuner: worst p90/target ratio, error rate, peak inflight and throughput into the Vegas tuner; the new
+ *       limit goes to the hard cap and to the client classes' caps;</li>
+ *   <li>adapt each op type's queue timeout to a multiple of its p90, within [2 × CoDel target, queueTimeout];</li>
+ *   <li>signals: built-in p90 latency (scope: the op type), error rate and queue delay (scope ALL), plus the
+ *       embedder's; per scope the largest normalised error, and for ALL also Cinnamon's
+ *       {@code (in − out − free) / out} with free slots turned into the requests they could have started this
+ *       tick; each scope's PID sets its ratio, the rolled priority distribution turns it into a cut;</li>
+ *   <li>refresh the retry-after bases and ask the dispatcher to drop expired requests, so they fail fast even when
+ *       no permit frees.</li>
+ * </ol>
+ * Tick period (default 100 ms): Cinnamon does not publish one. It is short against the CoDel interval and the
+ * queue timeouts (100 ms) so the ratio moves within a few timeouts of an overload, and long enough that at the
+ * node's rate each tick sees dozens of completions; the p90 pools ticks until 250 samples, so latency decisions are
+ * not noisier for it. With Ki = 1.4/s a full unit of error moves the ratio by 0.14 per tick.
+ */
+final class ControlLoop {
+
+  private final AdmissionPath path;
+  private final Dispatcher dispatcher;
+  private final ClientRegistry registry;
+  private final Ticker ticker;
+  private final VegasLimitTuner tuner;
+  private PercentileSmoother[] smoothers;
+  final MeasuredSignal[] latencySignals = new MeasuredSignal[OpType.count()];
+  final MeasuredSignal errorSignal;
+  final MeasuredSignal queueDelaySignal;
+  final CopyOnWriteArrayList<Signal> customSignals = new CopyOnWriteArrayList<>();
+  private volatile boolean signalsChanged = true;
+  private final long[] queueTimeoutNanos = new long[OpType.count()];
+  private long lastTickNanos = Long.MIN_VALUE;
+  private long lastErrors;
+  private long lastAdmitted;
+  private long lastQueued;
+  private long lastDispatched;
+  private double meanServiceNanos;
+  volatile double throughputPerSecond;
+  volatile double errorRate;
+  volatile double worstLatencyRatio = Double.NaN;
+  volatile double cinnamonError;
+  volatile long successes;
+  volatile long ticks;
+  volatile long signalFailures;
+
+  ControlLoop(EngineConfig config, AdmissionPath path, Dispatcher dispatcher, ClientRegistry registry) {
+    this.path = path;
+    this.dispatcher = dispatcher;
+    this.registry = registry;
+    this.ticker = path.ticker;
+    this.tuner = new VegasLimitTuner(config.initialLimit, config.minLimit, config.maxLimit);
+    this.smoothers = smoothers(config);
+    for (OpType op : OpType.values()) {
+      latencySignals[op.ordinal()] = new MeasuredSignal("latency.p90." + op.name().toLowerCase(),
+          SignalScope.of(OpSet.of(op)), latencyShedTarget(config, op));
+      queueTimeoutNanos[op.ordinal()] = config.queueTimeoutNanos[op.ordinal()];
+    }
+    errorSignal = new MeasuredSignal("errors.rate", SignalScope.all(), config.errorRateTarget);
+    queueDelaySignal = new MeasuredSignal("queue.delay.p90", SignalScope.all(), config.queueDelayTargetNanos);
+    double sum = 0;
+    for (long initial : config.initialServiceTimeNanos) {
+      sum += initial;
+    }
+    meanServiceNanos = sum / config.initialServiceTimeNanos.length;
+    rebuildRejectors(config);
+  }
+
+  void signalsChanged() {
+    signalsChanged = true;
+  }
+
+  /** One control period; control thread only (the engine serialises calls). */
+  void tick() {
+    long now = ticker.read();
+    Settings s = path.settings;
+    EngineConfig c = s.config;
+    double dt = lastTickNanos == Long.MIN_VALUE ? c.tickPeriodNanos * 1e-9
+        : Math.max(1e-6, (now - lastTickNanos) * 1e-9);
+    lastTickNanos = now;
+
+    long completions = 0;
+    double worst = Double.NaN;
+    double weightedService = 0;
+    for (OpType op : OpType.values()) {
+      int i = op.ordinal();
+      LatencySample sample = path.latency[i].sample();
+      long n = sample.count();
+      completions += n;
+      weightedService += n * sample.meanNanos();
+      double p90 = smoothers[i].update(sample.p90Nanos(), n);
+      latencySignals[i].set(p90);
+      if (!Double.isNaN(p90)) {
+        double ratio = p90 / c.latencyTargetNanos[i];
+        worst = Double.isNaN(worst) ? ratio : Math.max(worst, ratio);
+      }
+    }
+    successes += completions;
+    long errors = path.counters.outcomes(Outcome.ERROR);
+    long newErrors = errors - lastErrors;
+    lastErrors = errors;
+    long finished = completions + newErrors;
+    double errors01 = finished > 0 ? (double) newErrors / finished : 0.0;
+    errorSignal.set(finished > 0 ? errors01 : Double.NaN);
+    double throughput = finished / dt;
+    if (completions > 0) {
+      meanServiceNanos = weightedService / completions;
+    }
+    int limit = tuner.update(worst, errors01, path.limiter.takePeak(), throughput);
+    path.limiter.setLimit(limit);
+    registry.updateCaps(limit, Scorecard.units((long) meanServiceNanos));
+    adaptQueueTimeouts(c);
+
+    LatencySample waits = path.queueWait.sample();
+    int waiting = dispatcher.waiting();
+    queueDelaySignal.set(waits.count() > 0 ? waits.p90Nanos() : (waiting > 0 ? Double.NaN : 0.0));
+
+    long admitted = path.counters.total(Kind.ADMITTED);
+    long queued = path.counters.total(Kind.QUEUED);
+    long dispatched = path.counters.total(Kind.DISPATCHED);
+    long in = (admitted - lastAdmitted) + (queued - lastQueued);
+    long out = (admitted - lastAdmitted) + (dispatched - lastDispatched);
+    lastAdmitted = admitted;
+    lastQueued = queued;
+    lastDispatched = dispatched;
+    double freeStarts = path.limiter.free() * (dt * 1e9 / Math.max(1.0, meanServiceNanos));
+    double cinnamon = (in - out - freeStarts) / Math.max(1L, out);
+
+    if (signalsChanged) {
+      signalsChanged = false;
+      rebuildRejectors(c);
+    }
+    RejectorSet set = path.rejectors;
+    PriorityDistribution distribution = s.distribution;
+    distribution.roll();
+    double maxRatio = 0;
+    for (ScopeRejector r : set.rejectors()) {
+      double m = maxNormalisedError(r.signals);
+      if (r == set.all()) {
+        m = Double.isNaN(m) ? cinnamon : Math.max(m, cinnamon);
+      }
+      r.update(m, distribution, s.firstSheddableLevel);
+      maxRatio = Math.max(maxRatio, r.ratio());
+    }
+    path.retry.update(waiting, throughput, meanServiceNanos, limit, maxRatio, c.ki, c.tickPeriodNanos);
+    throughputPerSecond = throughput;
+    errorRate = errors01;
+    worstLatencyRatio = worst;
+    cinnamonError = cinnamon;
+    ticks++;
+    dispatcher.maintain();
+  }
+
+  private double maxNormalisedError(Signal[] signals) {
+    double max = Double.NaN;
+    for (Signal signal : signals) {
+      try {
+        double value = signal.value();
+        double target = signal.target();
+        if (!Double.isNaN(value) && target > 0) {
+          double e = (value - target) / target;
+          max = Double.isNaN(max) ? e : Math.max(max, e);
+        }
+      } catch (RuntimeException e) {
+        signalFailures++;
+      }
+    }
+    return max;
+  }
+
+  private void adaptQueueTimeouts(EngineConfig c) {
+    if (c.queueTimeoutP90Multiple <= 0) {
+      return;
+    }
+    for (OpType op : OpType.values()) {
+      int i = op.ordinal();
+      double p90 = smoothers[i].value();
+      if (Double.isNaN(p90)) {
+        continue;
+      }
+      long floor = 2 * c.queueTargetNanos[i];
+      long desired = Math.max(floor, Math.min(c.queueTimeoutNanos[i], (long) (c.queueTimeoutP90Multiple * p90)));
+      long current = queueTimeoutNanos[i];
+      if (Math.abs(desired - current) > current / 10) {
+        queueTimeoutNanos[i] = desired;
+        dispatcher.reconfigure(op, Dispatcher.codelConfig(c, op, desired));
+      }
+    }
+  }
+
+  /** Applies a new configuration (the engine holds the control lock and has swapped the settings). */
+  void reconfigure(EngineConfig previous, EngineConfig next, boolean levelsChanged) {
+    tuner.bounds(next.minLimit, next.maxLimit);
+    path.limiter.setLimit(tuner.limit());
+    if (previous.latencySmoothing != next.latencySmoothing || previous.latencyMinSamples != next.latencyMinSamples) {
+      smoothers = smoothers(next);
+    }
+    for (OpType op : OpType.values()) {
+      int i = op.ordinal();
+      latencySignals[i].target(latencyShedTarget(next, op));
+      queueTimeoutNanos[i] = Math.min(Math.max(queueTimeoutNanos[i], 2 * next.queueTargetNanos[i]),
+          next.queueTimeoutNanos[i]);
+      dispatcher.reconfigure(op, Dispatcher.codelConfig(next, op, queueTimeoutNanos[i]));
+    }
+    errorSignal.target(next.errorRateTarget);
+    queueDelaySignal.target(next.queueDelayTargetNanos);
+    dispatcher.weights(next.dispatchWeight);
+    registry.classify(next.clientClasses, next.defaultClientClass, tuner.limit(),
+        Scorecard.units((long) meanServiceNanos));
+    PidConfig pid = pidConfig(next);
+    for (ScopeRejector r : path.rejectors.rejectors()) {
+      r.retune(pid, levelsChanged ? next.levels() : r.cut());
+    }
+  }
+
+  int limit() {
+    return tuner.limit();
+  }
+
+  double smoothedP90Nanos(OpType op) {
+    return smoothers[op.ordinal()].value();
+  }
+
+  long queueTimeoutNanos(OpType op) {
+    return queueTimeoutNanos[op.ordinal()];
+  }
+
+  List<Signal> allSignals() {
+    List<Signal> all = new ArrayList<>(List.of(latencySignals));
+    all.add(errorSignal);
+    all.add(queueDelaySignal);
+    all.addAll(customSignals);
+    return all;
+  }
+
+  private void rebuildRejectors(EngineConfig c) {
+    PidConfig pid = pidConfig(c);
+    int levels = c.levels();
+    path.rejectors = RejectorSet.build(allSignals(), path.rejectors, scope -> new ScopeRejector(scope,
+        scope.clientId() == null ? null : registry.register(scope.clientId()), pid, ticker, levels));
+  }
+
+  static PidConfig pidConfig(EngineConfig c) {
+    return PidConfig.builder().kp(c.kp).ki(c.ki).kd(c.kd).outputMin(0.0).outputMax(c.maxRejectionRatio)
+        .action(Action.REVERSE).maxDt(Duration.ofNanos(4 * c.tickPeriodNanos)).build();
+  }
+
+  private static double latencyShedTarget(EngineConfig c, OpType op) {
+    return c.latencyShedFactor * c.latencyTargetNanos[op.ordinal()];
+  }
+
+  private static PercentileSmoother[] smoothers(EngineConfig c) {
+    PercentileSmoother[] result = new PercentileSmoother[OpType.count()];
+    for (int i = 0; i < result.length; i++) {
+      result[i] = new PercentileSmoother(c.latencySmoothing, c.latencyMinSamples);
+    }
+    return result;
+  }
+}

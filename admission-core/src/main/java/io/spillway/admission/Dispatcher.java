@@ -1,0 +1,213 @@
+package io.spillway.admission;
+
+import io.spillway.codel.CodelConfig;
+import io.spillway.codel.DropReason;
+import io.spillway.codel.MpscCodelQueue;
+import io.spillway.codel.QueueStats;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The waiting room: one CoDel queue per op type and tier (codel-queue's {@link MpscCodelQueue}: adaptive LIFO, sojourn
+ * cap, sloughing), and the dispatch of queued requests when permits free.
+ *
+ * <p>Choice of the next request: deficit round robin across op types ({@link DeficitRoundRobin}, weights from the
+ * config: no op type starves another), then strict priority across tiers within the chosen op type (a T1 write never
+ * waits behind T5 writes; T5 requests that wait too long leave through the queue timeout). Each tier having its own
+ * CoDel queue, the standing queue (and so LIFO and sloughing) appears where the overload is, in the lowest tiers.
+ *
+ * <p>Single consumer: the queues allow one consumer at a time. Whoever frees a permit or enqueues calls
+ * {@link #drain()}, which takes drain ownership with a CAS on a status word (Caffeine's drain status: IDLE,
+ * DRAINING, RERUN). A caller that finds a drain in progress flags RERUN and leaves at once: the owner drains again
+ * before going idle, so no wake-up is lost and no thread ever blocks or parks per waiting request.
+ */
+final class Dispatcher implements DeficitRoundRobin.Lanes<QueuedRequest> {
+
+  /** What the dispatcher needs from the engine. */
+  interface Sink {
+    /** Takes an inflight permit if one is free. */
+    boolean tryAcquirePermit();
+
+    /** Returns a permit taken by {@link #tryAcquirePermit()} and not used. */
+    void returnPermit();
+
+    /** Grants the held permit to a request leaving its queue and hands it to the caller's executor. */
+    void dispatch(QueuedRequest request);
+
+    /** A queued request was dropped; {@code onOfferThread} is true for QUEUE_FULL (inside the submit call). */
+    void dropped(QueuedRequest request, Reason reason, boolean onOfferThread);
+  }
+
+  private static final int IDLE = 0;
+  private static final int DRAINING = 1;
+  private static final int RERUN = 2;
+  private static final int TIERS = Tier.count();
+
+  private final MpscCodelQueue<QueuedRequest>[][] queues;
+  private final DeficitRoundRobin drr;
+  private final Sink sink;
+  private final AtomicInteger waiting = new AtomicInteger();
+  private final AtomicInteger status = new AtomicInteger(IDLE);
+  private volatile boolean maintenanceRequested;
+
+  @SuppressWarnings("unchecked")
+  Dispatcher(EngineConfig config, Ticker ticker, Sink sink) {
+    this.sink = sink;
+    this.queues = new MpscCodelQueue[OpType.count()][TIERS];
+    for (OpType op : OpType.values()) {
+      CodelConfig codel = codelConfig(config, op, config.queueTimeoutNanos[op.ordinal()]);
+      for (int t = 0; t < TIERS; t++) {
+        queues[op.ordinal()][t] = new MpscCodelQueue<>(codel, ticker, this::onDrop);
+      }
+    }
+    this.drr = new DeficitRoundRobin(config.dispatchWeight);
+  }
+
+  static CodelConfig codelConfig(EngineConfig config, OpType op, long queueTimeoutNanos) {
+    int i = op.ordinal();
+    return CodelConfig.builder()
+        .target(java.time.Duration.ofNanos(config.queueTargetNanos[i]))
+        .interval(java.time.Duration.ofNanos(config.queueIntervalNanos[i]))
+        .capacity(config.queueCapacity[i])
+        .sloughFactor(config.sloughFactor[i])
+        .queueTimeout(java.time.Duration.ofNanos(queueTimeoutNanos))
+        .build();
+  }
+
+  /**
+   * Queues a request (any thread) and drains. Returns false if its queue was full: the sink has then already been
+   * told (QUEUE_FULL, on this thread).
+   */
+  boolean enqueue(QueuedRequest request) {
+    waiting.incrementAndGet();
+    MpscCodelQueue<QueuedRequest> queue = queues[request.op.ordinal()][request.tier];
+    if (!queue.offer(request, request.deadlineNanos)) {
+      return false; // onDrop(QUEUE_FULL) already decremented waiting
+    }
+    drain();
+    return true;
+  }
+
+  /** Called after a permit is freed: drains if anything waits. One volatile read when nothing does. */
+  void afterRelease() {
+    if (waiting.get() > 0) {
+      drain();
+    }
+  }
+
+  /** Asks the next drain to drop expired requests from every queue, and drains now if possible (control tick). */
+  void maintain() {
+    maintenanceRequested = true;
+    drain();
+  }
+
+  /** Runs the drain loop if no other thread does; otherwise makes the owner run it once more. Never blocks. */
+  void drain() {
+    for (;;) {
+      int s = status.get();
+      if (s == IDLE) {
+        if (status.compareAndSet(IDLE, DRAINING)) {
+          break;
+        }
+      } else if (s == DRAINING) {
+        if (status.compareAndSet(DRAINING, RERUN)) {
+          return;
+        }
+      } else {
+        return; // RERUN already flagged: the owner will see our change
+      }
+    }
+    try {
+      do {
+        status.set(DRAINING);
+        drainOnce();
+      } while (!status.compareAndSet(DRAINING, IDLE));
+    } catch (RuntimeException | Error e) {
+      status.set(IDLE);
+      throw e;
+    }
+  }
+
+  private void drainOnce() {
+    if (maintenanceRequested) {
+      maintenanceRequested = false;
+      for (MpscCodelQueue<QueuedRequest>[] byTier : queues) {
+        for (MpscCodelQueue<QueuedRequest> queue : byTier) {
+          queue.dropExpired();
+        }
+      }
+    }
+    while (waiting.get() > 0) {
+      if (!sink.tryAcquirePermit()) {
+        return;
+      }
+      QueuedRequest next = drr.next(this);
+      if (next == null) {
+        sink.returnPermit();
+        return;
+      }
+      waiting.decrementAndGet();
+      sink.dispatch(next);
+    }
+  }
+
+  /** Strict tier priority within one op type (drain owner only). */
+  @Override
+  public QueuedRequest poll(int op) {
+    MpscCodelQueue<QueuedRequest>[] byTier = queues[op];
+    for (int t = 0; t < TIERS; t++) {
+      if (!byTier[t].isEmpty()) {
+        QueuedRequest r = byTier[t].poll();
+        if (r != null) {
+          return r;
+        }
+      }
+    }
+    return null;
+  }
+
+  private void onDrop(QueuedRequest request, DropReason reason) {
+    waiting.decrementAndGet();
+    sink.dropped(request, map(reason), reason == DropReason.QUEUE_FULL);
+  }
+
+  static Reason map(DropReason reason) {
+    switch (reason) {
+      case QUEUE_FULL:
+        return Reason.QUEUE_FULL;
+      case SLOUGHED:
+        return Reason.SLOUGHED;
+      case QUEUE_TIMEOUT:
+        return Reason.QUEUE_TIMEOUT;
+      default:
+        return Reason.DEADLINE;
+    }
+  }
+
+  /** Applies a new queue configuration to every tier's queue of an op type (thread-safe per the queue). */
+  void reconfigure(OpType op, CodelConfig config) {
+    for (MpscCodelQueue<QueuedRequest> queue : queues[op.ordinal()]) {
+      queue.reconfigure(config);
+    }
+  }
+
+  void weights(int[] weights) {
+    drr.weights(weights);
+  }
+
+  /** Requests waiting in all queues. */
+  int waiting() {
+    return Math.max(0, waiting.get());
+  }
+
+  QueueStats stats(OpType op, Tier tier) {
+    return queues[op.ordinal()][tier.ordinal()].stats();
+  }
+
+  int size(OpType op) {
+    int n = 0;
+    for (MpscCodelQueue<QueuedRequest> queue : queues[op.ordinal()]) {
+      n += queue.size();
+    }
+    return n;
+  }
+}

@@ -1,0 +1,602 @@
+package io.spillway.admission;
+
+import static io.spillway.admission.ConfigCheck.atLeast;
+import static io.spillway.admission.ConfigCheck.between;
+import static io.spillway.admission.ConfigCheck.format;
+import static io.spillway.admission.ConfigCheck.positive;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The engine's immutable configuration, built by {@link Builder} and validated at construction: every error names
+ * the field, the bound and the value received. The builder is flat (one setter per value, per op type where it
+ * varies) so that a YAML loader feeds this very builder. {@link #toBuilder()} starts a modified copy for
+ * {@link AdmissionEngine#reconfigure(EngineConfig)}.
+ */
+public final class EngineConfig {
+
+  private static final int OPS = OpType.count();
+
+  final int initialLimit;
+  final int minLimit;
+  final int maxLimit;
+  final long[] latencyTargetNanos;
+  final long[] initialServiceTimeNanos;
+  final long[] queueTargetNanos;
+  final long[] queueIntervalNanos;
+  final int[] queueCapacity;
+  final double[] sloughFactor;
+  final long[] queueTimeoutNanos;
+  final int[] dispatchWeight;
+  final double queueTimeoutP90Multiple;
+  final double latencyShedFactor;
+  final double kp;
+  final double ki;
+  final double kd;
+  final long tickPeriodNanos;
+  final double maxRejectionRatio;
+  final int neverShedTierCount;
+  final int cohortsPerTier;
+  final long cohortEpochNanos;
+  final int priorityWindow;
+  final double errorRateTarget;
+  final long queueDelayTargetNanos;
+  final List<ClientClass> clientClasses;
+  final ClientClass defaultClientClass;
+  final boolean dryRun;
+  final long retryAfterMinNanos;
+  final long retryAfterMaxNanos;
+  final double retryAfterJitter;
+  final double latencySmoothing;
+  final int latencyMinSamples;
+
+  private EngineConfig(Builder b) {
+    minLimit = atLeast("minLimit", b.minLimit, 1);
+    maxLimit = between("maxLimit", b.maxLimit, minLimit, 1 << 20);
+    initialLimit = between("initialLimit", b.initialLimit, minLimit, maxLimit);
+    latencyTargetNanos = new long[OPS];
+    initialServiceTimeNanos = new long[OPS];
+    queueTargetNanos = new long[OPS];
+    queueIntervalNanos = new long[OPS];
+    queueCapacity = new int[OPS];
+    sloughFactor = new double[OPS];
+    queueTimeoutNanos = new long[OPS];
+    dispatchWeight = new int[OPS];
+    for (OpType op : OpType.values()) {
+      int i = op.ordinal();
+      latencyTargetNanos[i] = positive("latencyTarget[" + op + "]", b.latencyTarget[i]);
+      initialServiceTimeNanos[i] = positive("initialServiceTime[" + op + "]", b.initialServiceTime[i]);
+      queueIntervalNanos[i] = positive("queueInterval[" + op + "]", b.queueInterval[i]);
+      queueTargetNanos[i] = positive("queueTarget[" + op + "]", b.queueTarget[i]);
+      if (queueTargetNanos[i] >= queueIntervalNanos[i]) {
+        throw new IllegalArgumentException("queueTarget[" + op + "] must be > 0 and < queueInterval[" + op + "] ("
+            + format(queueIntervalNanos[i]) + "), was " + format(queueTargetNanos[i]));
+      }
+      queueCapacity[i] = between("queueCapacity[" + op + "]", b.queueCapacity[i], 1, 1 << 20);
+      sloughFactor[i] = between("sloughFactor[" + op + "]", b.sloughFactor[i], 1.0, true, 100.0);
+      queueTimeoutNanos[i] = positive("queueTimeout[" + op + "]", b.queueTimeout[i]);
+      if (queueTimeoutNanos[i] <= queueTargetNanos[i]) {
+        throw new IllegalArgumentException("queueTimeout[" + op + "] must be > queueTarget[" + op + "] ("
+            + format(queueTargetNanos[i]) + "), was " + format(queueTimeoutNanos[i]));
+      }
+      dispatchWeight[i] = between("dispatchWeight[" + op + "]", b.dispatchWeight[i], 1, 1000);
+    }
+    queueTimeoutP90Multiple = between("queueTimeoutP90Multiple", b.queueTimeoutP90Multiple, 0.0, true, 1000.0);
+    latencyShedFactor = between("latencyShedFactor", b.latencyShedFactor, 1.0, true, 100.0);
+    kp = between("kp", b.kp, 0.0, true, 100.0);
+    ki = between("ki", b.ki, 0.0, true, 100.0);
+    kd = between("kd", b.kd, 0.0, true, 100.0);
+    tickPeriodNanos = positive("tickPeriod", b.tickPeriod);
+    if (tickPeriodNanos < 1_000_000L || tickPeriodNanos > 10_000_000_000L) {
+      throw new IllegalArgumentException(
+          "tickPeriod must be >= 1ms and <= 10s, was " + format(tickPeriodNanos));
+    }
+    maxRejectionRatio = between("maxRejectionRatio", b.maxRejectionRatio, 0.0, false, 1.0);
+    neverShedTierCount = neverShedPrefix(b.neverShedTiers);
+    cohortsPerTier = between("cohortsPerTier", b.cohortsPerTier, 1, 1024);
+    cohortEpochNanos = positive("cohortEpoch", b.cohortEpoch);
+    priorityWindow = between("priorityWindow", b.priorityWindow, 10, 1 << 24);
+    errorRateTarget = between("errorRateTarget", b.errorRateTarget, 0.0, false, 1.0);
+    queueDelayTargetNanos = positive("queueDelayTarget", b.queueDelayTarget);
+    clientClasses = List.copyOf(b.clientClasses);
+    Set<String> names = new HashSet<>();
+    for (ClientClass c : clientClasses) {
+      if (!names.add(c.name()) || c.name().equals(b.defaultClientClass.name())) {
+        throw new IllegalArgumentException("clientClass names must be unique, '" + c.name() + "' appears twice");
+      }
+    }
+    defaultClientClass = Objects.requireNonNull(b.defaultClientClass, "defaultClientClass");
+    dryRun = b.dryRun;
+    retryAfterMinNanos = positive("retryAfterMin", b.retryAfterMin);
+    retryAfterMaxNanos = positive("retryAfterMax", b.retryAfterMax);
+    if (retryAfterMaxNanos < retryAfterMinNanos) {
+      throw new IllegalArgumentException("retryAfterMax must be >= retryAfterMin (" + format(retryAfterMinNanos)
+          + "), was " + format(retryAfterMaxNanos));
+    }
+    retryAfterJitter = b.retryAfterJitter;
+    if (!(retryAfterJitter >= 0.0 && retryAfterJitter < 1.0)) {
+      throw new IllegalArgumentException("retryAfterJitter must be >= 0 and < 1, was " + retryAfterJitter);
+    }
+    latencySmoothing = between("latencySmoothing", b.latencySmoothing, 0.0, false, 1.0);
+    latencyMinSamples = between("latencyMinSamples", b.latencyMinSamples, 1, 1_000_000);
+  }
+
+  private static int neverShedPrefix(Set<Tier> tiers) {
+    int count = tiers.size();
+    for (int i = 0; i < count; i++) {
+      if (!tiers.contains(Tier.ofOrdinal(i))) {
+        List<Tier> sorted = new ArrayList<>(tiers);
+        sorted.sort(null);
+        throw new IllegalArgumentException(
+            "neverShedTiers must be a prefix T0..Tk (tiers are shed strictly from T5 down), was " + sorted);
+      }
+    }
+    return between("neverShedTiers.size", count, 0, Tier.count() - 1);
+  }
+
+  /** A builder with the defaults documented on each setter. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The defaults. */
+  public static EngineConfig defaults() {
+    return builder().build();
+  }
+
+  /** A builder holding this configuration's values. */
+  public Builder toBuilder() {
+    return new Builder(this);
+  }
+
+  public int initialLimit() {
+    return initialLimit;
+  }
+
+  public int minLimit() {
+    return minLimit;
+  }
+
+  public int maxLimit() {
+    return maxLimit;
+  }
+
+  public Duration latencyTarget(OpType op) {
+    return Duration.ofNanos(latencyTargetNanos[op.ordinal()]);
+  }
+
+  public Duration initialServiceTime(OpType op) {
+    return Duration.ofNanos(initialServiceTimeNanos[op.ordinal()]);
+  }
+
+  public Duration queueTarget(OpType op) {
+    return Duration.ofNanos(queueTargetNanos[op.ordinal()]);
+  }
+
+  public Duration queueInterval(OpType op) {
+    return Duration.ofNanos(queueIntervalNanos[op.ordinal()]);
+  }
+
+  public int queueCapacity(OpType op) {
+    return queueCapacity[op.ordinal()];
+  }
+
+  public double sloughFactor(OpType op) {
+    return sloughFactor[op.ordinal()];
+  }
+
+  public Duration queueTimeout(OpType op) {
+    return Duration.ofNanos(queueTimeoutNanos[op.ordinal()]);
+  }
+
+  public int dispatchWeight(OpType op) {
+    return dispatchWeight[op.ordinal()];
+  }
+
+  public double queueTimeoutP90Multiple() {
+    return queueTimeoutP90Multiple;
+  }
+
+  public double latencyShedFactor() {
+    return latencyShedFactor;
+  }
+
+  public double kp() {
+    return kp;
+  }
+
+  public double ki() {
+    return ki;
+  }
+
+  public double kd() {
+    return kd;
+  }
+
+  public Duration tickPeriod() {
+    return Duration.ofNanos(tickPeriodNanos);
+  }
+
+  public double maxRejectionRatio() {
+    return maxRejectionRatio;
+  }
+
+  /** The never-shed tiers: T0 .. T(n-1). */
+  public Set<Tier> neverShedTiers() {
+    Set<Tier> tiers = new HashSet<>();
+    for (int i = 0; i < neverShedTierCount; i++) {
+      tiers.add(Tier.ofOrdinal(i));
+    }
+    return tiers;
+  }
+
+  public int cohortsPerTier() {
+    return cohortsPerTier;
+  }
+
+  public Duration cohortEpoch() {
+    return Duration.ofNanos(cohortEpochNanos);
+  }
+
+  public int priorityWindow() {
+    return priorityWindow;
+  }
+
+  public double errorRateTarget() {
+    return errorRateTarget;
+  }
+
+  public Duration queueDelayTarget() {
+    return Duration.ofNanos(queueDelayTargetNanos);
+  }
+
+  public List<ClientClass> clientClasses() {
+    return clientClasses;
+  }
+
+  public ClientClass defaultClientClass() {
+    return defaultClientClass;
+  }
+
+  public boolean dryRun() {
+    return dryRun;
+  }
+
+  public Duration retryAfterMin() {
+    return Duration.ofNanos(retryAfterMinNanos);
+  }
+
+  public Duration retryAfterMax() {
+    return Duration.ofNanos(retryAfterMaxNanos);
+  }
+
+  public double retryAfterJitter() {
+    return retryAfterJitter;
+  }
+
+  public double latencySmoothing() {
+    return latencySmoothing;
+  }
+
+  public int latencyMinSamples() {
+    return latencyMinSamples;
+  }
+
+  /** Level boundary: requests with a priority level below this are never shed by the ratio. */
+  int firstSheddableLevel() {
+    return neverShedTierCount * cohortsPerTier;
+  }
+
+  int levels() {
+    return Tier.count() * cohortsPerTier;
+  }
+
+  @Override
+  public String toString() {
+    return "EngineConfig{limit=" + initialLimit + " [" + minLimit + ".." + maxLimit + "], latencyTarget="
+        + Arrays.toString(latencyTargetNanos) + "ns, kp=" + kp + ", ki=" + ki + ", kd=" + kd + ", tick="
+        + format(tickPeriodNanos) + ", neverShed=" + neverShedTierCount + " tier(s), cohorts=" + cohortsPerTier
+        + ", classes=" + clientClasses + ", dryRun=" + dryRun + '}';
+  }
+
+  /**
+   * Mutable builder of {@link EngineConfig}; every setter returns {@code this}. Values are checked by
+   * {@link #build()}, which names the field, the bound and the value of the first violation.
+   */
+  public static final class Builder {
+
+    private int initialLimit = 32;
+    private int minLimit = 4;
+    private int maxLimit = 1024;
+    private final Duration[] latencyTarget = perOp(ms(10), ms(20), ms(100));
+    private final Duration[] initialServiceTime = perOp(ms(1), ms(2), ms(10));
+    private final Duration[] queueTarget = perOp(ms(5), ms(5), ms(20));
+    private final Duration[] queueInterval = perOp(ms(100), ms(100), ms(500));
+    private final int[] queueCapacity = {1024, 1024, 256};
+    private final double[] sloughFactor = {2.0, 2.0, 2.0};
+    private final Duration[] queueTimeout = perOp(ms(100), ms(100), ms(500));
+    private final int[] dispatchWeight = {4, 2, 1};
+    private double queueTimeoutP90Multiple = 4.0;
+    private double latencyShedFactor = 2.0;
+    private double kp = 0.1;
+    private double ki = 1.4;
+    private double kd = 0.0;
+    private Duration tickPeriod = ms(100);
+    private double maxRejectionRatio = 1.0;
+    private Set<Tier> neverShedTiers = Set.of(Tier.T0);
+    private int cohortsPerTier = 128;
+    private Duration cohortEpoch = Duration.ofMinutes(1);
+    private int priorityWindow = 1000;
+    private double errorRateTarget = 0.1;
+    private Duration queueDelayTarget = ms(50);
+    private final List<ClientClass> clientClasses = new ArrayList<>();
+    private ClientClass defaultClientClass = new ClientClass("default", ".*", 2.0, 1, Tier.T0);
+    private boolean dryRun;
+    private Duration retryAfterMin = ms(10);
+    private Duration retryAfterMax = Duration.ofSeconds(30);
+    private double retryAfterJitter = 0.5;
+    private double latencySmoothing = 0.2;
+    private int latencyMinSamples = 250;
+
+    Builder() {}
+
+    Builder(EngineConfig c) {
+      initialLimit = c.initialLimit;
+      minLimit = c.minLimit;
+      maxLimit = c.maxLimit;
+      for (int i = 0; i < OPS; i++) {
+        latencyTarget[i] = Duration.ofNanos(c.latencyTargetNanos[i]);
+        initialServiceTime[i] = Duration.ofNanos(c.initialServiceTimeNanos[i]);
+        queueTarget[i] = Duration.ofNanos(c.queueTargetNanos[i]);
+        queueInterval[i] = Duration.ofNanos(c.queueIntervalNanos[i]);
+        queueCapacity[i] = c.queueCapacity[i];
+        sloughFactor[i] = c.sloughFactor[i];
+        queueTimeout[i] = Duration.ofNanos(c.queueTimeoutNanos[i]);
+        dispatchWeight[i] = c.dispatchWeight[i];
+      }
+      queueTimeoutP90Multiple = c.queueTimeoutP90Multiple;
+      latencyShedFactor = c.latencyShedFactor;
+      kp = c.kp;
+      ki = c.ki;
+      kd = c.kd;
+      tickPeriod = Duration.ofNanos(c.tickPeriodNanos);
+      maxRejectionRatio = c.maxRejectionRatio;
+      neverShedTiers = c.neverShedTiers();
+      cohortsPerTier = c.cohortsPerTier;
+      cohortEpoch = Duration.ofNanos(c.cohortEpochNanos);
+      priorityWindow = c.priorityWindow;
+      errorRateTarget = c.errorRateTarget;
+      queueDelayTarget = Duration.ofNanos(c.queueDelayTargetNanos);
+      clientClasses.addAll(c.clientClasses);
+      defaultClientClass = c.defaultClientClass;
+      dryRun = c.dryRun;
+      retryAfterMin = Duration.ofNanos(c.retryAfterMinNanos);
+      retryAfterMax = Duration.ofNanos(c.retryAfterMaxNanos);
+      retryAfterJitter = c.retryAfterJitter;
+      latencySmoothing = c.latencySmoothing;
+      latencyMinSamples = c.latencyMinSamples;
+    }
+
+    /** Inflight limit at start (default 32); within [minLimit, maxLimit]. */
+    public Builder initialLimit(int value) {
+      initialLimit = value;
+      return this;
+    }
+
+    /** Floor of the tuned inflight limit (default 4; Cinnamon uses the CPU core count). */
+    public Builder minLimit(int value) {
+      minLimit = value;
+      return this;
+    }
+
+    /** Ceiling of the tuned inflight limit (default 1024). */
+    public Builder maxLimit(int value) {
+      maxLimit = value;
+      return this;
+    }
+
+    /** Target p90 service latency the limit tuner steers to (default READ 10ms, WRITE 20ms, SCAN 100ms). */
+    public Builder latencyTarget(OpType op, Duration value) {
+      latencyTarget[op.ordinal()] = value;
+      return this;
+    }
+
+    /** Service-time estimate before the first completion (default READ 1ms, WRITE 2ms, SCAN 10ms). */
+    public Builder initialServiceTime(OpType op, Duration value) {
+      initialServiceTime[op.ordinal()] = value;
+      return this;
+    }
+
+    /** CoDel target queueing delay (default 5ms, SCAN 20ms; folly Codel); < queueInterval. */
+    public Builder queueTarget(OpType op, Duration value) {
+      queueTarget[op.ordinal()] = value;
+      return this;
+    }
+
+    /** CoDel interval (default 100ms, SCAN 500ms). */
+    public Builder queueInterval(OpType op, Duration value) {
+      queueInterval[op.ordinal()] = value;
+      return this;
+    }
+
+    /** Capacity of each tier's queue of this op type (default 1024, SCAN 256). */
+    public Builder queueCapacity(OpType op, int value) {
+      queueCapacity[op.ordinal()] = value;
+      return this;
+    }
+
+    /** Slough requests queued longer than factor × queueTarget while overloaded (default 2; folly). */
+    public Builder sloughFactor(OpType op, double value) {
+      sloughFactor[op.ordinal()] = value;
+      return this;
+    }
+
+    /** Hard cap on queueing time, the upper bound of the adaptive queue timeout (default 100ms, SCAN 500ms). */
+    public Builder queueTimeout(OpType op, Duration value) {
+      queueTimeout[op.ordinal()] = value;
+      return this;
+    }
+
+    /** Deficit-round-robin weight of this op type's queues at dispatch (default READ 4, WRITE 2, SCAN 1). */
+    public Builder dispatchWeight(OpType op, int value) {
+      dispatchWeight[op.ordinal()] = value;
+      return this;
+    }
+
+    /** Adaptive queue timeout = this multiple of the smoothed p90, within [2 × queueTarget, queueTimeout]; 0 = off. */
+    public Builder queueTimeoutP90Multiple(double value) {
+      queueTimeoutP90Multiple = value;
+      return this;
+    }
+
+    /** The p90 latency signal sheds when p90 exceeds this multiple of latencyTarget (default 2). */
+    public Builder latencyShedFactor(double value) {
+      latencyShedFactor = value;
+      return this;
+    }
+
+    /** PID proportional gain (default 0.1, Cinnamon). */
+    public Builder kp(double value) {
+      kp = value;
+      return this;
+    }
+
+    /** PID integral gain per second (default 1.4, Cinnamon). */
+    public Builder ki(double value) {
+      ki = value;
+      return this;
+    }
+
+    /** PID derivative gain (default 0: Cinnamon found no D term best). */
+    public Builder kd(double value) {
+      kd = value;
+      return this;
+    }
+
+    /** Control-loop period (default 100ms); within [1ms, 10s]. */
+    public Builder tickPeriod(Duration value) {
+      tickPeriod = value;
+      return this;
+    }
+
+    /** Upper bound of every scope's rejection ratio (default 1). */
+    public Builder maxRejectionRatio(double value) {
+      maxRejectionRatio = value;
+      return this;
+    }
+
+    /** Tiers exempt from ratio shedding (not from the hard cap), a prefix T0..Tk (default T0). */
+    public Builder neverShedTiers(Tier... tiers) {
+      neverShedTiers = new HashSet<>(Arrays.asList(tiers));
+      return this;
+    }
+
+    /** Cohorts per tier (default 128: Cinnamon's 6 × 128 levels). */
+    public Builder cohortsPerTier(int value) {
+      cohortsPerTier = value;
+      return this;
+    }
+
+    /** How often the unlucky cohorts rotate (default 1 minute). */
+    public Builder cohortEpoch(Duration value) {
+      cohortEpoch = value;
+      return this;
+    }
+
+    /** Requests remembered by the priority distribution (default 1000, Cinnamon). */
+    public Builder priorityWindow(int value) {
+      priorityWindow = value;
+      return this;
+    }
+
+    /** Error-rate signal target, a fraction in (0, 1] (default 0.1). */
+    public Builder errorRateTarget(double value) {
+      errorRateTarget = value;
+      return this;
+    }
+
+    /** Queue-delay signal target (p90 time spent queued; default 50ms). */
+    public Builder queueDelayTarget(Duration value) {
+      queueDelayTarget = value;
+      return this;
+    }
+
+    /** Appends a client class; classes are matched in the order added, the default class last. */
+    public Builder clientClass(ClientClass value) {
+      clientClasses.add(Objects.requireNonNull(value, "clientClass"));
+      return this;
+    }
+
+    /** Appends a client class; see {@link ClientClass#ClientClass}. */
+    public Builder clientClass(String name, String pattern, double share, int floor, Tier highestTier) {
+      return clientClass(new ClientClass(name, pattern, share, floor, highestTier));
+    }
+
+    /** Removes every client class added so far. */
+    public Builder clearClientClasses() {
+      clientClasses.clear();
+      return this;
+    }
+
+    /** The class of clients no pattern matches (default: share 2, floor 1, highest tier T0). */
+    public Builder defaultClientClass(double share, int floor, Tier highestTier) {
+      defaultClientClass = new ClientClass("default", ".*", share, floor, highestTier);
+      return this;
+    }
+
+    /** Shadow mode: compute and count every decision, admit everything (default false). */
+    public Builder dryRun(boolean value) {
+      dryRun = value;
+      return this;
+    }
+
+    /** Lower bound of retry-after hints (default 10ms). */
+    public Builder retryAfterMin(Duration value) {
+      retryAfterMin = value;
+      return this;
+    }
+
+    /** Upper bound of retry-after hints (default 30s). */
+    public Builder retryAfterMax(Duration value) {
+      retryAfterMax = value;
+      return this;
+    }
+
+    /** Fraction of each retry-after hint randomised per rejection, in [0, 1) (default 0.5). */
+    public Builder retryAfterJitter(double value) {
+      retryAfterJitter = value;
+      return this;
+    }
+
+    /** EWMA weight of each new p90 sample, in (0, 1] (default 0.2). */
+    public Builder latencySmoothing(double value) {
+      latencySmoothing = value;
+      return this;
+    }
+
+    /** Latency samples pooled before a p90 counts (default 250, Cinnamon). */
+    public Builder latencyMinSamples(int value) {
+      latencyMinSamples = value;
+      return this;
+    }
+
+    /** Validates and builds. */
+    public EngineConfig build() {
+      return new EngineConfig(this);
+    }
+
+    private static Duration ms(long millis) {
+      return Duration.ofMillis(millis);
+    }
+
+    private static Duration[] perOp(Duration read, Duration write, Duration scan) {
+      return new Duration[] {read, write, scan};
+    }
+  }
+}

@@ -1,0 +1,94 @@
+package io.spillway.admission;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The hard inflight cap. The limit and the inflight count live in ONE {@link AtomicLong} (limit in the high 32 bits,
+ * inflight in the low 32), so an acquire compares and increments against the limit of the same instant: a
+ * concurrent acquire, release or limit change can never let an acquire succeed while inflight >= limit. This is the
+ * race of Netflix concurrency-limits #233/#234, where limit and count were read separately.
+ *
+ * <p>Lowering the limit below the current inflight count revokes nothing; further acquires fail until enough
+ * releases bring inflight below the new limit. Release is not idempotent here: {@link PermitTable} guarantees
+ * that each permit is released at most once.
+ */
+final class InflightLimiter {
+
+  private static final long INFLIGHT_MASK = 0xFFFF_FFFFL;
+
+  private final AtomicLong state;
+  /** Highest inflight count seen since the last {@link #takePeak()}; racy by design (an estimate for the tuner). */
+  private volatile int peak;
+
+  InflightLimiter(int initialLimit) {
+    if (initialLimit < 1) {
+      throw new IllegalArgumentException("limit must be >= 1, was " + initialLimit);
+    }
+    state = new AtomicLong(((long) initialLimit) << 32);
+  }
+
+  /** Takes a permit if inflight is below the limit; lock-free, allocation-free. */
+  boolean tryAcquire() {
+    for (;;) {
+      long s = state.get();
+      int inflight = (int) (s & INFLIGHT_MASK);
+      if (inflight >= (int) (s >>> 32)) {
+        return false;
+      }
+      if (state.compareAndSet(s, s + 1)) {
+        if (inflight + 1 > peak) {
+          peak = inflight + 1;
+        }
+        return true;
+      }
+    }
+  }
+
+  /** Takes a permit regardless of the limit (dry-run mode only: the request is admitted anyway). */
+  void forceAcquire() {
+    int inflight = (int) (state.incrementAndGet() & INFLIGHT_MASK);
+    if (inflight > peak) {
+      peak = inflight;
+    }
+  }
+
+  /** Returns a permit. Each successful acquire must be followed by exactly one release. */
+  void release() {
+    state.decrementAndGet();
+  }
+
+  /** Sets the limit (>= 1); inflight is kept. */
+  void setLimit(int limit) {
+    if (limit < 1) {
+      throw new IllegalArgumentException("limit must be >= 1, was " + limit);
+    }
+    for (;;) {
+      long s = state.get();
+      long next = (((long) limit) << 32) | (s & INFLIGHT_MASK);
+      if (s == next || state.compareAndSet(s, next)) {
+        return;
+      }
+    }
+  }
+
+  int limit() {
+    return (int) (state.get() >>> 32);
+  }
+
+  int inflight() {
+    return (int) (state.get() & INFLIGHT_MASK);
+  }
+
+  /** Free slots right now (0 when inflight >= limit). */
+  int free() {
+    long s = state.get();
+    return Math.max(0, (int) (s >>> 32) - (int) (s & INFLIGHT_MASK));
+  }
+
+  /** The peak inflight since the previous call, then restarts the peak from the current inflight. */
+  int takePeak() {
+    int result = Math.max(peak, inflight());
+    peak = inflight();
+    return result;
+  }
+}

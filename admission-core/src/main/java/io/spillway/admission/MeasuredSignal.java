@@ -1,0 +1,52 @@
+package io.spillway.admission;
+
+/**
+ * A built-in signal whose value the control loop measures and sets each tick (p90 latency per op type, error rate,
+ * queue delay). The target is updated on reconfiguration.
+ */
+final class MeasuredSignal implements Signal {
+
+  private final String name;
+  private final SignalScope scope;
+  private volatile double target;
+  private volatile double value = Double.NaN;
+
+  MeasuredSignal(String name, SignalScope scope, double target) {
+    this.name = name;
+    this.scope = scope;
+    this.target = target;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public SignalScope scope() {
+    return scope;
+  }
+
+  @Override
+  public double target() {
+    return target;
+  }
+
+  @Override
+  public double value() {
+    return value;
+  }
+
+  void target(double newTarget) {
+    this.target = newTarget;
+  }
+
+  void set(double newValue) {
+    this.value = newValue;
+  }
+
+  @Override
+  public String toString() {
+    return "MeasuredSignal{" + name + ", " + scope + ", target=" + target + ", value=" + value + '}';
+  }
+}

@@ -1,0 +1,55 @@
+package io.spillway.admission;
+
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The base of every retry-after hint, from controller state refreshed each tick (DESIGN §3.5), then jittered per
+ * rejection by {@link io.spillway.admission.control.RetryAfter} so rejected clients do not return in lock-step.
+ *
+ * <ul>
+ *   <li>SHED_TIER: the time for the rejection ratio to fall back to zero once the pressure is gone. With the error at
+ *       its floor (−1) the PID's integral falls by {@code ki} per second, so this is {@code ratio / ki} seconds
+ *       (plus one tick); with {@code ki = 0}, ten ticks.</li>
+ *   <li>Every other reason (limit, queue, deadline, client cap): the expected drain time of the waiting room,
+ *       {@code waiting / throughput}, plus one service time of the op type: when a client retries after it, the
+ *       requests ahead of it have been served.</li>
+ * </ul>
+ */
+final class RetryAfterEstimator {
+
+  private volatile long drainNanos;
+  private volatile long shedNanos;
+
+  /** Control thread, once per tick. */
+  void update(int waiting, double throughputPerSecond, double meanServiceNanos, int limit, double maxRatio,
+      double ki, long tickNanos) {
+    double drain;
+    if (waiting <= 0) {
+      drain = 0;
+    } else if (throughputPerSecond > 0) {
+      drain = waiting / throughputPerSecond * 1e9;
+    } else {
+      drain = waiting * meanServiceNanos / Math.max(1, limit);
+    }
+    drainNanos = (long) Math.min(drain, 1e15);
+    double fall = ki > 0 ? maxRatio / ki * 1e9 : 10.0 * tickNanos;
+    shedNanos = tickNanos + (long) Math.min(fall, 1e15);
+  }
+
+  /** The base hint in nanoseconds for a rejection. */
+  long baseNanos(Reason reason, long serviceNanos) {
+    if (reason == Reason.SHED_TIER) {
+      return shedNanos;
+    }
+    return drainNanos + serviceNanos;
+  }
+
+  long drainNanos() {
+    return drainNanos;
+  }
+
+  /** A jittered hint; allocation-free. */
+  static long jittered(Settings settings, long baseNanos) {
+    return settings.retryAfter.hintNanos(baseNanos, ThreadLocalRandom.current().nextLong());
+  }
+}

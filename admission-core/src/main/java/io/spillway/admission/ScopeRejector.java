@@ -1,0 +1,93 @@
+package io.spillway.admission;
+
+import io.spillway.admission.control.PriorityDistribution;
+import io.spillway.pid.PidConfig;
+import io.spillway.pid.PidController;
+
+/**
+ * The rejector of one {@link SignalScope} (Uber Cinnamon, 2023): a PID controller turns the scope's overload error
+ * into a rejection ratio, never into a limit; the ratio becomes a priority cut over the recent distribution of
+ * priority levels, and a request of this scope whose level is at or above the cut is shed. Higher levels are less
+ * important, so tiers go strictly from T5 towards T0, one cohort at a time.
+ *
+ * <p>PID: REVERSE action, setpoint 0, measurement = the scope's largest normalised error
+ * {@code (value − target) / target} (for the ALL scope also Cinnamon's {@code (in − out − free) / out}), output
+ * clamped to [0, maxRejectionRatio] with the controller's conditional-integration anti-windup, so the ratio
+ * leaves a bound on the first tick the error changes sign. Updated by the control thread only; {@link #cut} and
+ * {@link #ratio} are read by request threads.
+ */
+final class ScopeRejector {
+
+  /** Normalised errors are clamped to this range so one wild signal cannot swing the ratio in a single tick. */
+  static final double MIN_ERROR = -1.0;
+  static final double MAX_ERROR = 10.0;
+
+  final SignalScope scope;
+  /** The scope's client resolved to its handle (compared by reference on the fast path), or null for any client. */
+  final ClientHandle client;
+  private final OpSet ops;
+  private final int partition;
+  private final PidController pid;
+  Signal[] signals = new Signal[0];
+  private volatile int cut;
+  private volatile double ratio;
+  private volatile double measurement = Double.NaN;
+
+  ScopeRejector(SignalScope scope, ClientHandle client, PidConfig pidConfig, Ticker ticker, int levels) {
+    this.scope = scope;
+    this.client = client;
+    this.ops = scope.ops();
+    this.partition = scope.partition();
+    this.pid = new PidController(pidConfig, ticker);
+    this.cut = levels;
+  }
+
+  /** Whether a request belongs to this scope; allocation-free. */
+  boolean matches(OpType op, int requestPartition, ClientHandle requestClient) {
+    return ops.contains(op)
+        && (partition == SignalScope.ANY_PARTITION || partition == requestPartition)
+        && (client == null || client == requestClient);
+  }
+
+  /** Whether this scope sheds a request of the given level (the caller checked {@link #matches}). */
+  boolean sheds(int level) {
+    return level >= cut;
+  }
+
+  /**
+   * One control tick: runs the PID on the (clamped) measurement and recomputes the cut over the rolled
+   * distribution. Control thread only.
+   */
+  void update(double normalisedError, PriorityDistribution distribution, int firstSheddableLevel) {
+    double m = Double.isNaN(normalisedError) ? MIN_ERROR
+        : Math.max(MIN_ERROR, Math.min(MAX_ERROR, normalisedError));
+    measurement = m;
+    double r = pid.update(0.0, m);
+    ratio = r;
+    cut = distribution.cut(r, firstSheddableLevel);
+  }
+
+  /** Bumpless retune (reconfiguration); control thread only. */
+  void retune(PidConfig pidConfig, int newCut) {
+    pid.retune(pidConfig);
+    ratio = pid.output();
+    cut = newCut; // levels (shed nothing) if the distribution was rebuilt; the next tick recomputes it
+  }
+
+  double ratio() {
+    return ratio;
+  }
+
+  int cut() {
+    return cut;
+  }
+
+  double measurement() {
+    return measurement;
+  }
+
+  @Override
+  public String toString() {
+    return "ScopeRejector{" + scope + ", ratio=" + ratio + ", cut=" + cut + '}';
+  }
+}

@@ -1,0 +1,63 @@
+package io.spillway.admission;
+
+/**
+ * Per-client admission caps by count and by cost (Uber's scorecard, DESIGN §3.4): a rule-based, deterministic cap
+ * that applies even when the node is healthy, so a noisy client is isolated before the others notice.
+ *
+ * <p>A client's outstanding requests (admitted or queued) and their estimated cost (the op type's service-time
+ * estimate, or the caller's hint) are packed in one {@code AtomicLong}: count in bits 40..62, cost in units of 16 ns
+ * in bits 0..39 (about 4.9 hours of outstanding cost). One CAS checks both caps and charges both; one atomic add
+ * discharges. A request whose cost alone exceeds the cost cap is still let through when the client has nothing
+ * outstanding, so an expensive op can never be locked out entirely.
+ */
+final class Scorecard {
+
+  static final int COST_UNIT_SHIFT = 4;
+  static final int COUNT_SHIFT = 40;
+  static final long MAX_COST_UNITS = (1L << COUNT_SHIFT) - 1;
+  static final int MAX_COUNT = (1 << 23) - 1;
+  private static final long ONE_REQUEST = 1L << COUNT_SHIFT;
+
+  private Scorecard() {}
+
+  /** Cost units (16 ns each, at least 1) of a cost in nanoseconds. */
+  static long units(long costNanos) {
+    long units = (costNanos + (1L << COST_UNIT_SHIFT) - 1) >>> COST_UNIT_SHIFT;
+    return Math.min(Math.max(1L, units), MAX_COST_UNITS >>> 8);
+  }
+
+  static int count(long packed) {
+    return (int) (packed >>> COUNT_SHIFT);
+  }
+
+  static long costUnits(long packed) {
+    return packed & MAX_COST_UNITS;
+  }
+
+  /** Charges the client if it stays within both caps; lock-free and allocation-free. */
+  static boolean tryCharge(ClientHandle client, long units) {
+    ClassCaps caps = client.caps;
+    int maxCount = caps.maxOutstanding;
+    long maxCost = caps.maxCostUnits;
+    for (;;) {
+      long s = client.outstanding.get();
+      int count = count(s);
+      if (count >= maxCount || (count > 0 && costUnits(s) + units > maxCost)) {
+        return false;
+      }
+      if (client.outstanding.compareAndSet(s, s + ONE_REQUEST + units)) {
+        return true;
+      }
+    }
+  }
+
+  /** Charges the client regardless of its caps (dry-run mode). */
+  static void forceCharge(ClientHandle client, long units) {
+    client.outstanding.getAndAdd(ONE_REQUEST + units);
+  }
+
+  /** Returns a charge taken by {@link #tryCharge} or {@link #forceCharge}. */
+  static void discharge(ClientHandle client, long units) {
+    client.outstanding.getAndAdd(-(ONE_REQUEST + units));
+  }
+}

@@ -1,0 +1,35 @@
+package io.spillway.admission;
+
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * Running service-time estimate per op type: an EWMA with weight 1/16 (Jacobson/Karels' smoothed RTT, RFC 6298 uses
+ * 1/8; a storage op's time is noisier, so we smooth more). Updated by request threads on release with a plain
+ * read-modify-write: a lost update under a race only drops one sample from an estimate, so no CAS is spent on it.
+ * Read on the fast path (the cost of a request) and by the control loop.
+ */
+final class ServiceTimes {
+
+  private static final int SHIFT = 4;
+
+  private final AtomicLongArray estimateNanos = new AtomicLongArray(OpType.count());
+
+  ServiceTimes(EngineConfig config) {
+    for (OpType op : OpType.values()) {
+      estimateNanos.set(op.ordinal(), config.initialServiceTimeNanos[op.ordinal()]);
+    }
+  }
+
+  long estimateNanos(OpType op) {
+    return estimateNanos.get(op.ordinal());
+  }
+
+  void record(OpType op, long serviceNanos) {
+    if (serviceNanos <= 0) {
+      return;
+    }
+    int i = op.ordinal();
+    long current = estimateNanos.get(i);
+    estimateNanos.lazySet(i, Math.max(1L, current + ((serviceNanos - current) >> SHIFT)));
+  }
+}
