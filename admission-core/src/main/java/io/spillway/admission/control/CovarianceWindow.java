@@ -134,11 +134,16 @@ public final class CovarianceWindow {
     if (size < 2) {
       return Double.NaN;
     }
-    double denominator = Math.sqrt(m2x * m2y);
-    if (!(denominator > 1e-12 * (Math.abs(meanX) * Math.abs(meanY) + 1.0) * size)) {
+    if (noSpread(m2x, meanX) || noSpread(m2y, meanY)) {
       return Double.NaN;
     }
-    return Math.max(-1.0, Math.min(1.0, coMoment / denominator));
+    return Math.max(-1.0, Math.min(1.0, coMoment / Math.sqrt(m2x * m2y)));
+  }
+
+  /** True when a series' spread is at the level of rounding error of its values (about 1e-14 relative). */
+  private boolean noSpread(double m2, double mean) {
+    double resolution = 1e-14 * Math.abs(mean);
+    return !(m2 > size * resolution * resolution) || m2 == 0.0;
   }
 
   /** Sample variance of x; NaN until 2 pairs. */

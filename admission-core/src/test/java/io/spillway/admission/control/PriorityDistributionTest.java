@@ -1,0 +1,174 @@
+package io.spillway.admission.control;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.DoubleRange;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+class PriorityDistributionTest {
+  private static final int TIERS = 6;
+  private static final int COHORTS = 128;
+  private static final int LEVELS = TIERS * COHORTS;
+
+  /** Uniform traffic: every tier 1/6 of requests, spread over its cohorts. */
+  private static PriorityDistribution uniform(int requests) {
+    PriorityDistribution d = new PriorityDistribution(LEVELS, 1_000_000);
+    for (int i = 0; i < requests; i++) {
+      d.record((i % TIERS) * COHORTS + (i * 31) % COHORTS);
+    }
+    d.roll();
+    return d;
+  }
+
+  @Test
+  void aRatioBelowTheT5ShareCutsOnlyT5() {
+    PriorityDistribution d = uniform(60_000);
+    int first = COHORTS; // T0 exempt: T1..T5 sheddable, T5 holds 1/5 of sheddable traffic
+    for (double r : new double[] {0.001, 0.05, 0.1, 0.19}) {
+      assertThat(d.cut(r, first)).as("ratio %s", r).isGreaterThanOrEqualTo(5 * COHORTS).isLessThan(LEVELS);
+    }
+    assertThat(d.cut(0.21, first)).isLessThan(5 * COHORTS).isGreaterThanOrEqualTo(4 * COHORTS);
+  }
+
+  @Test
+  void extremesAndExemptLevels() {
+    PriorityDistribution d = uniform(60_000);
+    assertThat(d.cut(0.0, COHORTS)).isEqualTo(LEVELS);
+    assertThat(d.cut(Double.NaN, COHORTS)).isEqualTo(LEVELS);
+    assertThat(d.cut(1.0, COHORTS)).isEqualTo(COHORTS);
+    assertThat(d.cut(7.0, COHORTS)).isEqualTo(COHORTS);
+    assertThat(d.cut(1.0, LEVELS)).isEqualTo(LEVELS); // nothing sheddable
+  }
+
+  @Test
+  void neverSheddableTrafficIsNotCountedInTheRatio() {
+    PriorityDistribution d = new PriorityDistribution(LEVELS, 1_000_000);
+    for (int i = 0; i < 9_000; i++) {
+      d.record(3); // heavy T0 traffic
+    }
+    for (int i = 0; i < 1_000; i++) {
+      d.record(5 * COHORTS + i % COHORTS); // T5
+      d.record(4 * COHORTS + i % COHORTS); // T4
+    }
+    d.roll();
+    // Half of the sheddable traffic is T5: ratio 0.5 cuts all of T5 and nothing of T4, whatever T0 does.
+    assertThat(d.cut(0.5, COHORTS)).isEqualTo(5 * COHORTS);
+  }
+
+  @Test
+  void emptyHighLevelsAreSkippedSoTheNextTierIsShed() {
+    PriorityDistribution d = new PriorityDistribution(LEVELS, 1_000);
+    for (int i = 0; i < 100; i++) {
+      d.record(2 * COHORTS + i % COHORTS);
+    }
+    d.roll();
+    assertThat(d.cut(0.01, COHORTS)).isBetween(2 * COHORTS, 3 * COHORTS - 1);
+  }
+
+  @Test
+  void theWindowDecaysToAboutTheLastWindowRequests() {
+    PriorityDistribution d = new PriorityDistribution(10, 1_000);
+    for (int i = 0; i < 1_000; i++) {
+      d.record(9);
+    }
+    d.roll();
+    assertThat(d.recentCount(9)).isEqualTo(1_000);
+    for (int tick = 0; tick < 20; tick++) {
+      for (int i = 0; i < 500; i++) {
+        d.record(1);
+      }
+      d.roll();
+    }
+    assertThat(d.recentTotal()).isEqualTo(1_000);
+    assertThat(d.recentCount(9)).isLessThan(5);
+    assertThat(d.cut(0.5, 0)).isEqualTo(1);
+  }
+
+  @Test
+  void validationNamesParameterBoundAndValue() {
+    assertThatThrownBy(() -> new PriorityDistribution(0, 10)).hasMessage("levels must be >= 1, was 0");
+    assertThatThrownBy(() -> new PriorityDistribution(10, 0)).hasMessage("window must be >= 1, was 0");
+    assertThatThrownBy(() -> new PriorityDistribution(10, 10).record(10))
+        .hasMessage("level must be >= 0 and < 10, was 10");
+  }
+
+  @Property
+  void cutMovesMonotonicallyDownAsTheRatioRises(
+      @ForAll @DoubleRange(min = 0.0, max = 1.0) double a, @ForAll @DoubleRange(min = 0.0, max = 1.0) double b) {
+    PriorityDistribution d = new PriorityDistribution(LEVELS, 5_000);
+    java.util.SplittableRandom r = new java.util.SplittableRandom(17);
+    for (int i = 0; i < 5_000; i++) {
+      d.record(r.nextInt(LEVELS));
+    }
+    d.roll();
+    double low = Math.min(a, b);
+    double high = Math.max(a, b);
+    int lowCut = d.cut(low, COHORTS);
+    int highCut = d.cut(high, COHORTS);
+    assertThat(highCut).isLessThanOrEqualTo(lowCut);
+    assertThat(highCut).isGreaterThanOrEqualTo(COHORTS);
+    // At least the ratio of sheddable traffic lies at or above the cut.
+    long sheddable = 0;
+    long cut = 0;
+    for (int level = COHORTS; level < LEVELS; level++) {
+      sheddable += d.recentCount(level);
+      if (level >= highCut) {
+        cut += d.recentCount(level);
+      }
+    }
+    assertThat((double) cut).isGreaterThanOrEqualTo(high * sheddable - 1e-6);
+  }
+
+  @Test
+  @Timeout(value = 30, unit = TimeUnit.SECONDS)
+  void concurrentRecordingIsExactAfterTheWritersStop() throws Exception {
+    PriorityDistribution d = new PriorityDistribution(LEVELS, Integer.MAX_VALUE);
+    int writers = 4;
+    int perWriter = 250_000;
+    ExecutorService pool = Executors.newFixedThreadPool(writers);
+    CountDownLatch start = new CountDownLatch(1);
+    try {
+      List<Future<?>> futures = new ArrayList<>();
+      for (int w = 0; w < writers; w++) {
+        futures.add(pool.submit(() -> {
+          start.await(10, TimeUnit.SECONDS);
+          for (int i = 0; i < perWriter; i++) {
+            d.record(i % LEVELS);
+          }
+          return null;
+        }));
+      }
+      start.countDown();
+      boolean done = false;
+      while (!done) {
+        d.roll(); // the control thread keeps rolling while writers race with the drain
+        done = futures.stream().allMatch(Future::isDone);
+      }
+      for (Future<?> f : futures) {
+        f.get(20, TimeUnit.SECONDS);
+      }
+      d.roll();
+      long total = 0;
+      for (int level = 0; level < LEVELS; level++) {
+        long expected = (long) writers * (perWriter / LEVELS + (level < perWriter % LEVELS ? 1 : 0));
+        assertThat(d.recentCount(level)).as("level %d", level).isEqualTo(expected);
+        total += d.recentCount(level);
+      }
+      assertThat(total).isEqualTo((long) writers * perWriter);
+    } finally {
+      pool.shutdownNow();
+      assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    }
+  }
+}

@@ -1,0 +1,201 @@
+package io.spillway.admission.control;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class VegasLimitTunerTest {
+
+  /**
+   * A storage node with C concurrent servers, open-loop overload (inflight = limit), latency = base service time ×
+   * max(1, inflight / C), throughput = inflight / latency; multiplicative Gaussian noise on both; deterministic.
+   * Each tick feeds the tuner the p90 through the same smoother the engine uses.
+   */
+  private static final class Plant {
+    final VegasLimitTuner tuner;
+    final PercentileSmoother smoother = new PercentileSmoother(0.5, 1);
+    final Random random;
+    final double noise;
+    final double targetNanos = 20_000_000; // 20 ms target, base 10 ms
+    int capacity = 100;
+    double baseNanos = 10_000_000;
+    double demandFraction = Double.POSITIVE_INFINITY; // offered concurrency as a share of the limit (overload)
+
+    Plant(VegasLimitTuner tuner, long seed, double noise) {
+      this.tuner = tuner;
+      this.random = new Random(seed);
+      this.noise = noise;
+    }
+
+    int tick() {
+      int limit = tuner.limit();
+      int inflight = (int) Math.min(limit, Math.ceil(demandFraction * capacity));
+      double latency = baseNanos * Math.max(1.0, (double) inflight / capacity) * (1 + noise * random.nextGaussian());
+      double throughput = inflight / (latency / 1e9) * (1 + noise * random.nextGaussian());
+      double p90 = smoother.update((long) latency, 1_000);
+      return tuner.update(p90 / targetNanos, 0.0, inflight, throughput);
+    }
+
+    double[] run(int ticks) {
+      double sum = 0;
+      double squares = 0;
+      for (int i = 0; i < ticks; i++) {
+        int l = tick();
+        sum += l;
+        squares += (double) l * l;
+      }
+      double mean = sum / ticks;
+      return new double[] {mean, Math.sqrt(Math.max(0, squares / ticks - mean * mean)) / mean};
+    }
+  }
+
+  @ParameterizedTest(name = "noise {0}")
+  @ValueSource(doubles = {0.0, 0.02, 0.05})
+  void settlesNearCapacityAndHoldsSteady(double noise) {
+    Plant plant = new Plant(new VegasLimitTuner(10, 2, 1_000), 42, noise);
+    plant.run(150);
+    double[] settled = plant.run(300);
+    assertThat(settled[0]).as("mean limit").isBetween(100.0, 125.0);
+    assertThat(settled[1]).as("coefficient of variation").isLessThanOrEqualTo(0.10);
+  }
+
+  @Test
+  void followsCapacityDownAndBackUp() {
+    Plant plant = new Plant(new VegasLimitTuner(10, 2, 1_000), 7, 0.03);
+    plant.run(200);
+    plant.capacity = 50;
+    plant.run(100);
+    double[] halved = plant.run(100);
+    assertThat(halved[0]).isBetween(50.0, 65.0);
+    assertThat(halved[1]).isLessThanOrEqualTo(0.10);
+    plant.capacity = 100;
+    plant.run(100);
+    double[] restored = plant.run(100);
+    assertThat(restored[0]).isBetween(100.0, 125.0);
+    assertThat(restored[1]).isLessThanOrEqualTo(0.10);
+  }
+
+  @Test
+  void reanchorsWhenRequestsGetHeavierInsteadOfCollapsing() {
+    // Service time x1.6 at the same parallelism: the old no-load latency is stale. Throughput then falls in
+    // proportion to inflight as the limit comes down, which is the evidence to re-anchor; the limit must not
+    // sink to a fraction of the 100 servers.
+    Plant plant = new Plant(new VegasLimitTuner(10, 2, 1_000), 11, 0.02);
+    plant.run(200);
+    double anchorBefore = plant.tuner.anchor();
+    plant.baseNanos = 16_000_000;
+    plant.run(100);
+    double[] heavy = plant.run(100);
+    assertThat(heavy[0]).isBetween(90.0, 130.0);
+    assertThat(plant.tuner.anchor()).isGreaterThan(anchorBefore * 1.4);
+  }
+
+  /** Netflix concurrency-limits #137: a stable, saturated latency must not let the limit grow to its maximum. */
+  @Test
+  void regression_netflix137_stableSaturatedLatencyDoesNotDriftTheLimitUp() {
+    Plant plant = new Plant(new VegasLimitTuner(10, 2, 10_000), 5, 0.0);
+    plant.run(2_000);
+    assertThat(plant.tuner.limit()).isBetween(100, 125);
+  }
+
+  /**
+   * Netflix concurrency-limits #134: under modest overload a queue allowance let the limit creep up forever. Here
+   * noisy samples while the limit rises over the knee must not move the anchor up.
+   */
+  @Test
+  void regression_netflix134_noiseOverTheKneeDoesNotReanchor() {
+    Plant plant = new Plant(new VegasLimitTuner(10, 2, 10_000), 99, 0.05);
+    plant.run(60);
+    double anchor = plant.tuner.anchor();
+    plant.run(1_000);
+    assertThat(plant.tuner.anchor()).isLessThan(anchor * 1.1);
+    assertThat(plant.tuner.limit()).isBetween(95, 130);
+  }
+
+  @Test
+  void anUnusedLimitDoesNotGrow() {
+    Plant plant = new Plant(new VegasLimitTuner(50, 2, 1_000), 1, 0.0);
+    plant.demandFraction = 0.2; // 20 requests in flight, far below the limit and the capacity
+    plant.run(200);
+    assertThat(plant.tuner.limit()).isEqualTo(50);
+  }
+
+  @Test
+  void latencyAboveTargetDecreasesInProportion() {
+    VegasLimitTuner small = new VegasLimitTuner(100, 1, 1_000);
+    VegasLimitTuner large = new VegasLimitTuner(100, 1, 1_000);
+    small.update(1.0, 0, 100, 1_000);
+    large.update(1.0, 0, 100, 1_000);
+    int slightly = small.update(1.1, 0, 100, 1_000);
+    int far = large.update(1.6, 0, 100, 1_000);
+    assertThat(slightly).isLessThan(100);
+    assertThat(far).isLessThan(slightly);
+    assertThat(far).isGreaterThanOrEqualTo(50); // never more than maxDecreaseFraction in one tick
+  }
+
+  @Test
+  void errorRateAboveThresholdDecreases() {
+    VegasLimitTuner tuner = new VegasLimitTuner(100, 1, 1_000);
+    assertThat(tuner.update(Double.NaN, 0.25, 100, 1_000)).isEqualTo(80);
+    assertThat(tuner.update(Double.NaN, 0.04, 100, 1_000)).isEqualTo(80);
+  }
+
+  @Test
+  void noLatencyDataHoldsTheLimit() {
+    VegasLimitTuner tuner = new VegasLimitTuner(100, 1, 1_000);
+    for (int i = 0; i < 10; i++) {
+      assertThat(tuner.update(Double.NaN, Double.NaN, 100, 1_000)).isEqualTo(100);
+    }
+  }
+
+  @Test
+  void thrashingLowersTheLimit() {
+    // More inflight, less throughput: latency grows as (inflight/C)^2 above C.
+    VegasLimitTuner tuner = new VegasLimitTuner(100, 2, 1_000);
+    double anchorRatio = 0.5;
+    int limit = tuner.limit();
+    for (int i = 0; i < 30; i++) {
+      int inflight = 100 + 4 * i;
+      double slowdown = Math.pow(inflight / 100.0, 2);
+      tuner.update(anchorRatio * (i == 0 ? 1 : slowdown), 0, inflight, inflight / (0.01 * slowdown));
+      limit = tuner.limit();
+    }
+    assertThat(tuner.guardCorrelation()).isLessThan(-0.5);
+    assertThat(limit).isLessThan(100);
+  }
+
+  @Test
+  void staysWithinBoundsAndHotReloadClamps() {
+    VegasLimitTuner tuner = new VegasLimitTuner(10, 5, 20);
+    for (int i = 0; i < 100; i++) {
+      assertThat(tuner.update(0.5, 0, tuner.limit(), tuner.limit() * 100.0)).isBetween(5, 20);
+    }
+    assertThat(tuner.limit()).isEqualTo(20);
+    tuner.bounds(2, 8);
+    assertThat(tuner.limit()).isEqualTo(8);
+    for (int i = 0; i < 100; i++) {
+      assertThat(tuner.update(5.0, 0.9, tuner.limit(), 1.0)).isBetween(2, 8);
+    }
+    assertThat(tuner.limit()).isEqualTo(2);
+  }
+
+  @Test
+  void validationNamesParameterBoundAndValue() {
+    assertThatThrownBy(() -> new VegasLimitTuner(10, 0, 20)).hasMessage("minLimit must be >= 1, was 0");
+    assertThatThrownBy(() -> new VegasLimitTuner(10, 5, 4)).hasMessage("maxLimit must be >= minLimit (5), was 4");
+    assertThatThrownBy(() -> new VegasLimitTuner(30, 5, 20))
+        .hasMessage("initialLimit must be >= minLimit (5) and <= maxLimit (20), was 30");
+    assertThatThrownBy(() -> new VegasLimitTuner(10, 5, 20).bounds(9, 3))
+        .hasMessage("maxLimit must be >= minLimit (9), was 3");
+    assertThatThrownBy(() -> VegasTuning.builder().betaLog10(2).build())
+        .hasMessage("betaLog10 must be > alphaLog10 (3.0), was 2.0");
+    assertThatThrownBy(() -> VegasTuning.builder().utilisationFraction(1.0).build())
+        .hasMessage("utilisationFraction must be >= 0 and < 1, was 1.0");
+    assertThatThrownBy(() -> VegasTuning.builder().guardMinIntervals(60).build())
+        .hasMessage("guardMinIntervals must be >= 2 and <= guardIntervals (50), was 60");
+  }
+}
