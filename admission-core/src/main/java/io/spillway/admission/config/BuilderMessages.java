@@ -1,68 +1,65 @@
 package io.spillway.admission.config;
 
-import java.util.Arrays;
-import java.util.Collection;
-import java.util.Locale;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Maps the builder's range errors onto config key paths. The engine config builder names its own field first
- * ({@code target must be > 0 and < interval (100ms), was 0ms}); the config file names the key path instead
- * ({@code queues.read.target: must be > 0 and < interval (100ms), was 0ms}). A field name is recognised as a key
- * when its words are the key's words, so {@code initialLimit} matches {@code limit.initial}.
+ * Maps the builder's errors onto config key paths. The engine config builder names its own fields
+ * ({@code queueTarget[READ] must be > 0 and < queueInterval[READ] (100ms), was 0ms}); the config file names key
+ * paths instead ({@code queues.read.target: must be > 0 and < interval (100ms), was 0ms}). The binding says which
+ * key each builder field is; the leading field becomes the problem's path, and every other field the message
+ * mentions is renamed too: to its bare key name when it sits beside the problem's key, else to its full path.
  */
 final class BuilderMessages {
 
-  private static final Pattern LEADING_FIELD = Pattern.compile("([A-Za-z][A-Za-z0-9_.\\-]*) (.*)", Pattern.DOTALL);
+  private static final Pattern FIELD =
+      Pattern.compile("[A-Za-z][A-Za-z0-9]*(?:\\[[^\\]\\s]+\\])?(?:\\.[A-Za-z][A-Za-z0-9]*)*");
 
   private BuilderMessages() {}
 
-  /** The message without a leading field name that denotes the key at {@code path}. */
-  static String detail(String path, String message) {
-    if (message == null) {
-      return "rejected by the builder";
-    }
-    Matcher m = LEADING_FIELD.matcher(message);
-    if (m.matches() && words(path).containsAll(words(m.group(1))) && !words(m.group(1)).isEmpty()) {
-      return m.group(2);
-    }
-    return message;
-  }
-
   /**
-   * The concrete path, among {@code candidates}, that the message's leading field name denotes best (the one
-   * sharing all of the field's words with the fewest extra words), if any.
+   * The problem for a builder error.
+   *
+   * @param message the builder's message
+   * @param fallbackPath the path to report when the message does not start with a known field
+   * @param keyOfField the binding's map from builder field to concrete key path (empty when unknown)
+   * @param origin where the fallback path's value was written
    */
-  static Optional<String> locate(String message, Collection<String> candidates) {
+  static ConfigProblem problem(String message, String fallbackPath, Function<String, Optional<String>> keyOfField,
+      Function<String, String> origin) {
     if (message == null) {
-      return Optional.empty();
+      return new ConfigProblem(fallbackPath, "refused by the builder", origin.apply(fallbackPath));
     }
-    Matcher m = LEADING_FIELD.matcher(message);
-    if (!m.matches()) {
-      return Optional.empty();
-    }
-    Set<String> field = words(m.group(1));
-    String best = null;
-    int bestExtra = Integer.MAX_VALUE;
-    for (String candidate : candidates) {
-      Set<String> words = words(candidate);
-      if (!field.isEmpty() && words.containsAll(field) && words.size() - field.size() < bestExtra) {
-        best = candidate;
-        bestExtra = words.size() - field.size();
+    String path = fallbackPath;
+    String rest = message;
+    Matcher lead = FIELD.matcher(message);
+    if (lead.lookingAt() && message.length() > lead.end() && message.charAt(lead.end()) == ' ') {
+      Optional<String> key = keyOfField.apply(lead.group());
+      if (key.isPresent()) {
+        path = key.get();
+        rest = message.substring(lead.end() + 1);
       }
     }
-    return Optional.ofNullable(best);
+    return new ConfigProblem(path, rename(rest, path, keyOfField), origin.apply(path));
   }
 
-  /** The lower-case words of a field or path: {@code initialLimit}, {@code limit.initial} → {initial, limit}. */
-  static Set<String> words(String name) {
-    String spaced = name.replaceAll("([a-z0-9])([A-Z])", "$1 $2").replaceAll("[._\\-]", " ");
-    Set<String> words = new TreeSet<>();
-    Arrays.stream(spaced.toLowerCase(Locale.ROOT).split("\\s+")).filter(w -> !w.isEmpty()).forEach(words::add);
-    return words;
+  private static String rename(String text, String path, Function<String, Optional<String>> keyOfField) {
+    String parent = path.contains(".") ? path.substring(0, path.lastIndexOf('.') + 1) : "";
+    Matcher m = FIELD.matcher(text);
+    StringBuilder out = new StringBuilder();
+    while (m.find()) {
+      Optional<String> key = keyOfField.apply(m.group());
+      String replacement = m.group();
+      if (key.isPresent()) {
+        String other = key.get();
+        boolean sibling = other.startsWith(parent) && other.indexOf('.', parent.length()) < 0;
+        replacement = sibling ? other.substring(parent.length()) : other;
+      }
+      m.appendReplacement(out, Matcher.quoteReplacement(replacement));
+    }
+    m.appendTail(out);
+    return out.toString();
   }
 }

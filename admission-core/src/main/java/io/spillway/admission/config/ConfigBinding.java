@@ -1,6 +1,7 @@
 package io.spillway.admission.config;
 
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Connects a {@link ConfigSchema} to the builder of one config type. {@link #bind} feeds checked values to the
@@ -17,6 +18,12 @@ public interface ConfigBinding<C> {
 
   /** Builds a config from checked values; returns null when the builder refused a value (see the problems). */
   C bind(ConfigValues values);
+
+  /**
+   * The concrete key path a builder field denotes, e.g. {@code queueTarget[READ]} → {@code queues.read.target}, so
+   * that builder errors are reported by key path; empty for a name that is not a field.
+   */
+  Optional<String> keyOfField(String builderField);
 
   /** Every key of the config by concrete path, with the Java type its key's {@link ValueType} parses to. */
   Map<String, Object> values(C config);

@@ -95,7 +95,7 @@ public final class ConfigLoader<C> {
 
   private C fromTree(ConfigNode tree) {
     List<ConfigProblem> problems = new ArrayList<>();
-    ConfigValues values = binding.schema().check(tree, problems);
+    ConfigValues values = new ConfigValues(binding.schema().check(tree, problems), binding::keyOfField);
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }

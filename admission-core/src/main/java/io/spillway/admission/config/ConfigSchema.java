@@ -54,10 +54,10 @@ public final class ConfigSchema {
    * Checks and types a document. Problems (unknown keys, wrong kinds of node, type errors) are added to
    * {@code problems}; the values that parsed are returned.
    */
-  ConfigValues check(ConfigNode document, List<ConfigProblem> problems) {
+  Map<String, ConfigValues.Entry> check(ConfigNode document, List<ConfigProblem> problems) {
     Map<String, ConfigValues.Entry> values = new LinkedHashMap<>();
     walk(root, document, "", values, problems);
-    return new ConfigValues(values);
+    return values;
   }
 
   /** Builds a document from typed values by concrete path: the inverse of {@link #check}. */

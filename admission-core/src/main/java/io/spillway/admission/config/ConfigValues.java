@@ -6,13 +6,15 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * The typed values of a checked config document, by concrete key path, and the place to feed them to a builder:
- * {@link #apply} hands a value to a builder setter and turns the setter's {@link IllegalArgumentException} into a
- * problem that names the key path and the line the value came from.
+ * {@link #apply} hands a value to a builder setter, and a builder error becomes a problem that names the key path
+ * and the line the value came from (see {@link BuilderMessages}).
  */
 public final class ConfigValues {
 
@@ -20,10 +22,12 @@ public final class ConfigValues {
   record Entry(Object value, String origin) {}
 
   private final Map<String, Entry> values;
+  private final Function<String, Optional<String>> keyOfField;
   private final List<ConfigProblem> problems = new ArrayList<>();
 
-  ConfigValues(Map<String, Entry> values) {
+  ConfigValues(Map<String, Entry> values, Function<String, Optional<String>> keyOfField) {
     this.values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
+    this.keyOfField = keyOfField;
   }
 
   /** Whether the document set this path. */
@@ -60,42 +64,30 @@ public final class ConfigValues {
   }
 
   /**
-   * Runs a builder step that concerns {@code path} (e.g. building one client class); an
-   * {@link IllegalArgumentException} becomes a problem at that path.
+   * Runs a builder step that concerns {@code path} (e.g. adding one client class): an
+   * {@link IllegalArgumentException} becomes a problem at the key its message names, or else at {@code path}.
    */
   public void at(String path, Runnable step) {
     try {
       step.run();
     } catch (IllegalArgumentException e) {
-      problems.add(new ConfigProblem(path, BuilderMessages.detail(path, e.getMessage()), origin(path)));
+      problems.add(BuilderMessages.problem(e.getMessage(), path, keyOfField, this::origin));
     }
   }
 
   /**
-   * Builds the config once every value has been fed: returns null (nothing built) if a setter already refused a
-   * value; otherwise a cross-field error thrown by {@code build} becomes a problem at the key its field names.
+   * Builds the config once every value has been fed: returns null (nothing built) if a problem was already found;
+   * otherwise an error thrown by {@code build} (the builder's range and cross-field rules) becomes a problem at
+   * the key its message names.
    */
   public <C> C build(Supplier<C> build) {
-    return build("", build);
-  }
-
-  /**
-   * Builds a part of the config that lives under {@code prefix} (e.g. the CoDel settings of {@code queues.read}):
-   * an error thrown by {@code build} becomes a problem at the key under the prefix that its field names, or at the
-   * prefix itself. Returns null if the build failed or a problem was already found.
-   */
-  public <C> C build(String prefix, Supplier<C> build) {
     if (!problems.isEmpty()) {
       return null;
     }
     try {
       return build.get();
     } catch (IllegalArgumentException e) {
-      List<String> candidates = new ArrayList<>();
-      values.keySet().stream().filter(p -> prefix.isEmpty() || p.startsWith(prefix + ".")).forEach(candidates::add);
-      String path = BuilderMessages.locate(e.getMessage(), candidates).orElse(prefix);
-      String detail = path.isEmpty() ? String.valueOf(e.getMessage()) : BuilderMessages.detail(path, e.getMessage());
-      problems.add(new ConfigProblem(path, detail, origin(path)));
+      problems.add(BuilderMessages.problem(e.getMessage(), "", keyOfField, this::origin));
       return null;
     }
   }

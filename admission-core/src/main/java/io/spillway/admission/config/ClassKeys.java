@@ -1,0 +1,105 @@
+package io.spillway.admission.config;
+
+import io.spillway.admission.ClientClass;
+import io.spillway.admission.EngineConfig;
+import io.spillway.admission.Tier;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The scorecard's client classes in the config file: {@code clients.default.*} for clients no pattern matches and
+ * {@code clients.classes.<name>.*} for named classes, matched in file order. Each class is built from several keys
+ * at once ({@link ClientClass} validates them together), so these keys are bound here rather than one by one.
+ */
+final class ClassKeys {
+
+  static final String DEFAULT = "clients.default";
+  static final String CLASSES = "clients.classes";
+
+  private static final Pattern CLASS_FIELD =
+      Pattern.compile("clientClass\\[(.+)]\\.(pattern|share|floor|highestTier)");
+  private static final ValueType<Tier> TIER = ValueType.enumeration(Tier.class);
+
+  private ClassKeys() {}
+
+  static void declare(List<ConfigKey> keys) {
+    keys.add(new ConfigKey(DEFAULT + ".share", ValueType.NUMBER, "-", "(0, 100]",
+        "Share of the inflight limit (and of its cost) one client of no class may hold outstanding; above 1 lets "
+            + "a client queue beyond the limit."));
+    keys.add(new ConfigKey(DEFAULT + ".floor", ValueType.INTEGER, "-", ">= 1",
+        "Minimum cap, in requests, of one client of no class, whatever the limit."));
+    keys.add(new ConfigKey(DEFAULT + ".max-tier", TIER, "-", "t0 .. t5",
+        "Most critical tier a client of no class may claim; a higher claim is capped to it."));
+    keys.add(new ConfigKey(CLASSES + ".*.pattern", ValueType.STRING, "-", "a regular expression",
+        "Client ids (whole id) this class applies to; the first class in file order whose pattern matches wins."));
+    keys.add(new ConfigKey(CLASSES + ".*.share", ValueType.NUMBER, "-", "(0, 100]",
+        "Share of the inflight limit (and of its cost) one client of this class may hold outstanding."));
+    keys.add(new ConfigKey(CLASSES + ".*.floor", ValueType.INTEGER, "-", ">= 1",
+        "Minimum cap, in requests, of one client of this class, whatever the limit."));
+    keys.add(new ConfigKey(CLASSES + ".*.max-tier", TIER, "-", "t0 .. t5",
+        "Most critical tier a client of this class may claim; a higher claim is capped to it (a client cannot "
+            + "promote itself to t0 by asking)."));
+  }
+
+  static void bind(ConfigValues values, EngineConfig.Builder builder) {
+    ClientClass fallback = EngineConfig.defaults().defaultClientClass();
+    values.at(DEFAULT, () -> builder.defaultClientClass(
+        values.has(DEFAULT + ".share") ? values.get(DEFAULT + ".share", Double.class) : fallback.share(),
+        values.has(DEFAULT + ".floor") ? toInt("default", values.get(DEFAULT + ".floor", Long.class)) : fallback.floor(),
+        values.has(DEFAULT + ".max-tier") ? values.get(DEFAULT + ".max-tier", Tier.class) : fallback.highestTier()));
+    for (String name : values.names(CLASSES)) {
+      String at = CLASSES + "." + name;
+      boolean complete = true;
+      for (String part : new String[] {"pattern", "share", "floor", "max-tier"}) {
+        if (!values.has(at + "." + part)) {
+          values.at(at + "." + part, () -> {
+            throw new IllegalArgumentException("required: every client class sets pattern, share, floor and max-tier");
+          });
+          complete = false;
+        }
+      }
+      if (complete) {
+        values.at(at, () -> builder.clientClass(name, values.get(at + ".pattern", String.class),
+            values.get(at + ".share", Double.class), toInt(name, values.get(at + ".floor", Long.class)),
+            values.get(at + ".max-tier", Tier.class)));
+      }
+    }
+  }
+
+  static void write(EngineConfig config, Map<String, Object> values) {
+    ClientClass d = config.defaultClientClass();
+    values.put(DEFAULT + ".share", d.share());
+    values.put(DEFAULT + ".floor", (long) d.floor());
+    values.put(DEFAULT + ".max-tier", d.highestTier());
+    for (ClientClass c : config.clientClasses()) {
+      String at = CLASSES + "." + c.name();
+      values.put(at + ".pattern", c.pattern());
+      values.put(at + ".share", c.share());
+      values.put(at + ".floor", (long) c.floor());
+      values.put(at + ".max-tier", c.highestTier());
+    }
+  }
+
+  static Optional<String> keyOfField(String builderField) {
+    Matcher m = CLASS_FIELD.matcher(builderField);
+    if (m.matches()) {
+      String part = m.group(2).equals("highestTier") ? "max-tier" : m.group(2);
+      return Optional.of((m.group(1).equals("default") ? DEFAULT : CLASSES + "." + m.group(1)) + "." + part);
+    }
+    if (builderField.equals("clientClass")) {
+      return Optional.of(CLASSES);
+    }
+    return Optional.empty();
+  }
+
+  private static int toInt(String className, long value) {
+    if (value < 1 || value > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("clientClass[" + className + "].floor must be >= 1 and <= "
+          + Integer.MAX_VALUE + ", was " + value);
+    }
+    return (int) value;
+  }
+}

@@ -1,0 +1,257 @@
+package io.spillway.admission.config;
+
+import io.spillway.admission.ClientClass;
+import io.spillway.admission.EngineConfig;
+import io.spillway.admission.OpType;
+import io.spillway.admission.Tier;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+
+/**
+ * The config file's keys for {@link EngineConfig}: each key declares its type, unit, range and effect (the docs
+ * table is checked against these), the {@link EngineConfig.Builder} setter it feeds, the getter that reads it back,
+ * and the builder field name the builder's error messages use. Every range is enforced by the builder, not here.
+ */
+public final class EngineConfigBinding implements ConfigBinding<EngineConfig> {
+
+
+  /** A key bound to a setter and a getter of values of the key's type. */
+  private static final class Bound {
+    final ConfigKey key;
+    final String field;
+    final Class<?> javaType;
+    final BiConsumer<EngineConfig.Builder, Object> setter;
+    final Function<EngineConfig, Object> getter;
+
+    @SuppressWarnings("unchecked")
+    <T> Bound(ConfigKey key, String field, Class<T> javaType, BiConsumer<EngineConfig.Builder, T> setter,
+        Function<EngineConfig, T> getter) {
+      this.key = key;
+      this.field = field;
+      this.javaType = javaType;
+      this.setter = (BiConsumer<EngineConfig.Builder, Object>) setter;
+      this.getter = (Function<EngineConfig, Object>) getter;
+    }
+  }
+
+  private final List<Bound> bound = new ArrayList<>();
+  private final Map<String, String> keyByField = new LinkedHashMap<>();
+  private final ConfigSchema schema;
+
+  /** Declares every key. */
+  public EngineConfigBinding() {
+    declareLimits();
+    declareQueues();
+    declareTunerAndSignals();
+    declareRejector();
+    declareRest();
+    List<ConfigKey> keys = new ArrayList<>();
+    bound.forEach(b -> keys.add(b.key));
+    ClassKeys.declare(keys);
+    bound.forEach(b -> keyByField.put(b.field, b.key.path()));
+    schema = new ConfigSchema(keys);
+  }
+
+  private void declareLimits() {
+    integer("limit.initial", "initialLimit", "[limit.min, limit.max]",
+        "Inflight limit at start and after a restart; the tuner moves it from there.",
+        EngineConfig.Builder::initialLimit, EngineConfig::initialLimit);
+    integer("limit.min", "minLimit", ">= 1", "Floor of the tuned inflight limit (Cinnamon: the CPU core count).",
+        EngineConfig.Builder::minLimit, EngineConfig::minLimit);
+    integer("limit.max", "maxLimit", "[limit.min, 1048576]", "Ceiling of the tuned inflight limit.",
+        EngineConfig.Builder::maxLimit, EngineConfig::maxLimit);
+  }
+
+  private void declareQueues() {
+    for (OpType op : OpType.values()) {
+      String at = "queues." + op.name().toLowerCase(Locale.ROOT) + ".";
+      duration(at + "latency-target", "latencyTarget[" + op + "]", "> 0",
+          "Target p90 service latency of this op type; the limit tuner lowers the limit while the smoothed p90 is "
+              + "above it.", (b, v) -> b.latencyTarget(op, v), c -> c.latencyTarget(op));
+      duration(at + "initial-service-time", "initialServiceTime[" + op + "]", "> 0",
+          "Service-time estimate (the cost of a request) until completions are measured.",
+          (b, v) -> b.initialServiceTime(op, v), c -> c.initialServiceTime(op));
+      duration(at + "target", "queueTarget[" + op + "]", "> 0 and < interval",
+          "CoDel target: a queue whose minimum delay over an interval exceeds it is overloaded (LIFO, slough).",
+          (b, v) -> b.queueTarget(op, v), c -> c.queueTarget(op));
+      duration(at + "interval", "queueInterval[" + op + "]", "> 0",
+          "CoDel interval: the window over which the minimum queueing delay is measured.",
+          (b, v) -> b.queueInterval(op, v), c -> c.queueInterval(op));
+      integer(at + "capacity", "queueCapacity[" + op + "]", "[1, 1048576]",
+          "Capacity of each tier's queue of this op type; a full queue rejects with QUEUE_FULL.",
+          (b, v) -> b.queueCapacity(op, v), c -> c.queueCapacity(op));
+      number(at + "slough-factor", "sloughFactor[" + op + "]", "[1, 100]",
+          "While overloaded, a request queued longer than slough-factor × target is dropped fast (SLOUGHED).",
+          (b, v) -> b.sloughFactor(op, v), c -> c.sloughFactor(op));
+      duration(at + "timeout", "queueTimeout[" + op + "]", "> target",
+          "Hard cap on queueing time (QUEUE_TIMEOUT), the upper bound of the adaptive queue timeout.",
+          (b, v) -> b.queueTimeout(op, v), c -> c.queueTimeout(op));
+      integer(at + "dispatch-weight", "dispatchWeight[" + op + "]", "[1, 1000]",
+          "Deficit-round-robin weight of this op type when a permit frees; no op type starves.",
+          (b, v) -> b.dispatchWeight(op, v), c -> c.dispatchWeight(op));
+    }
+  }
+
+  private void declareTunerAndSignals() {
+    number("tuner.latency-smoothing", "latencySmoothing", "(0, 1]",
+        "EWMA weight of each new p90 sample in the smoothed latency the tuner compares with the target.",
+        EngineConfig.Builder::latencySmoothing, EngineConfig::latencySmoothing);
+    integer("tuner.latency-min-samples", "latencyMinSamples", "[1, 1000000]",
+        "Latency samples pooled before a p90 counts (Cinnamon: 250).",
+        EngineConfig.Builder::latencyMinSamples, EngineConfig::latencyMinSamples);
+    number("tuner.queue-timeout-p90-multiple", "queueTimeoutP90Multiple", "[0, 1000]",
+        "Adaptive queue timeout = this multiple of the smoothed p90, within [2 × target, timeout]; 0 = fixed.",
+        EngineConfig.Builder::queueTimeoutP90Multiple, EngineConfig::queueTimeoutP90Multiple);
+    number("signals.latency.shed-factor", "latencyShedFactor", "[1, 100]",
+        "The p90 latency signal's target is this multiple of the op type's latency-target (scope: the op type).",
+        EngineConfig.Builder::latencyShedFactor, EngineConfig::latencyShedFactor);
+    number("signals.error-rate.target", "errorRateTarget", "(0, 1]",
+        "Error-rate signal target, a fraction of completions (scope: all ops).",
+        EngineConfig.Builder::errorRateTarget, EngineConfig::errorRateTarget);
+    duration("signals.queue-delay.target", "queueDelayTarget", "> 0",
+        "Queue-delay signal target: p90 time spent queued (scope: all ops).",
+        EngineConfig.Builder::queueDelayTarget, EngineConfig::queueDelayTarget);
+  }
+
+  private void declareRejector() {
+    number("pid.kp", "kp", "[0, 100]", "PID proportional gain (Cinnamon: 0.1).",
+        EngineConfig.Builder::kp, EngineConfig::kp);
+    number("pid.ki", "ki", "[0, 100]", "PID integral gain, per second (Cinnamon: 1.4).",
+        EngineConfig.Builder::ki, EngineConfig::ki);
+    number("pid.kd", "kd", "[0, 100]", "PID derivative gain (Cinnamon: none).",
+        EngineConfig.Builder::kd, EngineConfig::kd);
+    duration("pid.tick", "tickPeriod", "[1ms, 10s]", "Period of the control loops (PID, tuner, signal sampling).",
+        EngineConfig.Builder::tickPeriod, EngineConfig::tickPeriod);
+    number("pid.max-rejection-ratio", "maxRejectionRatio", "(0, 1]", "Upper bound of every scope's rejection ratio.",
+        EngineConfig.Builder::maxRejectionRatio, EngineConfig::maxRejectionRatio);
+    bind(new ConfigKey("tiers.never-shed", ValueType.listOf(ValueType.enumeration(Tier.class)), "-",
+            "a prefix t0..tk, at most 5 tiers",
+            "Tiers the rejection ratio never sheds (the hard cap and client limits still apply)."),
+        "neverShedTiers", Object.class,
+        (b, v) -> b.neverShedTiers(((List<?>) v).toArray(new Tier[0])),
+        EngineConfigBinding::sortedTiers);
+    keyByField.put("neverShedTiers.size", "tiers.never-shed");
+    integer("tiers.cohorts", "cohortsPerTier", "[1, 1024]",
+        "Cohorts per tier: priority level = tier × cohorts + cohort (Cinnamon: 128).",
+        EngineConfig.Builder::cohortsPerTier, EngineConfig::cohortsPerTier);
+    duration("tiers.cohort-epoch", "cohortEpoch", "> 0", "How often the unlucky cohorts within a tier rotate.",
+        EngineConfig.Builder::cohortEpoch, EngineConfig::cohortEpoch);
+    integer("tiers.priority-window", "priorityWindow", "[10, 16777216]",
+        "Recent requests whose priority levels the ratio is cut over (Cinnamon: about 1000).",
+        EngineConfig.Builder::priorityWindow, EngineConfig::priorityWindow);
+  }
+
+  private void declareRest() {
+    bind(new ConfigKey("dry-run", ValueType.BOOLEAN, "-", "true or false",
+            "Shadow mode: every decision is computed and counted, everything is admitted."),
+        "dryRun", Boolean.class, EngineConfig.Builder::dryRun, EngineConfig::dryRun);
+    duration("retry-after.min", "retryAfterMin", "> 0", "Lower bound of retry-after hints.",
+        EngineConfig.Builder::retryAfterMin, EngineConfig::retryAfterMin);
+    duration("retry-after.max", "retryAfterMax", ">= retry-after.min", "Upper bound of retry-after hints.",
+        EngineConfig.Builder::retryAfterMax, EngineConfig::retryAfterMax);
+    number("retry-after.jitter", "retryAfterJitter", "[0, 1)",
+        "Fraction of each retry-after hint randomised per rejection, so clients do not return in lock-step.",
+        EngineConfig.Builder::retryAfterJitter, EngineConfig::retryAfterJitter);
+  }
+
+  @Override
+  public ConfigSchema schema() {
+    return schema;
+  }
+
+  @Override
+  public Optional<String> keyOfField(String builderField) {
+    String key = keyByField.get(builderField);
+    if (key != null) {
+      return Optional.of(key);
+    }
+    return ClassKeys.keyOfField(builderField);
+  }
+
+  @Override
+  public EngineConfig bind(ConfigValues values) {
+    EngineConfig.Builder builder = EngineConfig.builder();
+    for (Bound b : bound) {
+      feed(values, builder, b);
+    }
+    ClassKeys.bind(values, builder);
+    return values.build(builder::build);
+  }
+
+  private static void feed(ConfigValues values, EngineConfig.Builder builder, Bound b) {
+    String path = b.key.path();
+    if (!values.has(path)) {
+      return;
+    }
+    values.at(path, () -> b.setter.accept(builder, convert(path, values.get(path, Object.class), b.javaType)));
+  }
+
+  @Override
+  public Map<String, Object> values(EngineConfig config) {
+    Map<String, Object> values = new LinkedHashMap<>();
+    for (Bound b : bound) {
+      Object v = b.getter.apply(config);
+      values.put(b.key.path(), toSchemaType(v));
+    }
+    ClassKeys.write(config, values);
+    return values;
+  }
+
+  private static Object convert(String path, Object parsed, Class<?> javaType) {
+    if (javaType == Integer.class) {
+      long v = (Long) parsed;
+      if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("expected an integer in [" + Integer.MIN_VALUE + ", "
+            + Integer.MAX_VALUE + "], was " + v);
+      }
+      return (int) v;
+    }
+    if (javaType == Duration.class) {
+      return Duration.ofNanos((Long) parsed);
+    }
+    return parsed;
+  }
+
+  private static Object toSchemaType(Object v) {
+    if (v instanceof Integer) {
+      return ((Integer) v).longValue();
+    }
+    if (v instanceof Duration) {
+      return ((Duration) v).toNanos();
+    }
+    return v;
+  }
+
+  private static List<Tier> sortedTiers(EngineConfig c) {
+    List<Tier> tiers = new ArrayList<>(c.neverShedTiers());
+    tiers.sort(null);
+    return tiers;
+  }
+
+  private void integer(String path, String field, String range, String effect,
+      BiConsumer<EngineConfig.Builder, Integer> setter, Function<EngineConfig, Integer> getter) {
+    bind(new ConfigKey(path, ValueType.INTEGER, "-", range, effect), field, Integer.class, setter, getter);
+  }
+
+  private void number(String path, String field, String range, String effect,
+      BiConsumer<EngineConfig.Builder, Double> setter, Function<EngineConfig, Double> getter) {
+    bind(new ConfigKey(path, ValueType.NUMBER, "-", range, effect), field, Double.class, setter, getter);
+  }
+
+  private void duration(String path, String field, String range, String effect,
+      BiConsumer<EngineConfig.Builder, Duration> setter, Function<EngineConfig, Duration> getter) {
+    bind(new ConfigKey(path, ValueType.DURATION, "duration", range, effect), field, Duration.class, setter, getter);
+  }
+
+  private <T> void bind(ConfigKey key, String field, Class<T> javaType, BiConsumer<EngineConfig.Builder, T> setter,
+      Function<EngineConfig, T> getter) {
+    bound.add(new Bound(key, field, javaType, setter, getter));
+  }
+}
