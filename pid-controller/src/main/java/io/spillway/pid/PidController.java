@@ -13,13 +13,13 @@ import java.util.Objects;
  * <pre>
  *   e  = s·(r − y)                 s = +1 DIRECT, −1 REVERSE
  *   P  = kp·e
- *   I += ki·e·dt                   only while it does not drive u further past a limit (conditional integration)
+ *   I += ki·e·dt                   towards a limit only until u or I reaches it (conditional integration)
  *   D  = kd·ė_f,  ė_f += dt/(Tf + dt)·(−s·Δy/dt − ė_f)     derivative of the measurement only, low-pass Tf
  *   u  = clamp(P + I + D, min, max)
  * </pre>
- * The integral is kept as a term in output units, so a change of {@code ki} alone never moves the output, and it is
- * confined to {@code [min, max]}. When the error pushes the output against a limit the integral only grows until the
- * output reaches that limit, so the output leaves the limit on the first update after the error changes sign.
+ * The integral is kept as a term in output units, so a change of {@code ki} alone never moves the output. Integration
+ * towards a limit stops where the output or the integral itself reaches that limit, so after any saturation the
+ * output leaves the limit on the first update after the error changes sign.
  *
  * <p>The first update after construction or {@link #reset()} has no previous time or measurement: it sets P from the
  * error, leaves I as it is (no interval to integrate over), sets D to 0 and keeps the time and measurement as the
@@ -138,21 +138,22 @@ public final class PidController {
     if (increment != increment) {
       increment = 0; // 0 × ∞ from an overflowed factor: nothing to integrate
     }
+    // Conditional integration: integrate towards a limit only until the output or the integral itself reaches it.
     double i = integral;
     if (error > 0) {
-      i = Math.min(i + increment, Math.max(i, max - p - d));
+      i = Math.min(i + increment, Math.max(i, Math.min(max - p - d, max)));
     } else if (error < 0) {
-      i = Math.max(i + increment, Math.min(i, min - p - d));
+      i = Math.max(i + increment, Math.min(i, Math.max(min - p - d, min)));
     }
     remember(now, measurement, deviation);
-    return publish(p, clamp(i), d);
+    return publish(p, i, d);
   }
 
   /**
-   * Replaces the configuration without a jump in the output (bumpless transfer): the output is kept, clamped to the
-   * new limits, and the integral is recomputed as {@code output − P − D} with the new gains, then confined to the new
-   * limits. The output therefore stays continuous unless the new {@code P + D} alone lies beyond the new limits. Call
-   * from the updater thread.
+   * Replaces the configuration without a jump in the output (bumpless transfer): the output is kept, clamped into
+   * the new limits, and the integral is recomputed as {@code output − P − D} with the new gains and the last error.
+   * That integral may lie outside the limits by as much as the new {@code P + D} requires; integration never moves it
+   * further out, only back. Call from the updater thread.
    */
   public void retune(PidConfig newConfig) {
     Objects.requireNonNull(newConfig, "config must not be null");
@@ -161,10 +162,8 @@ public final class PidController {
     double p = primed ? bound(kp * sign * lastDeviation) : 0;
     double d = primed ? bound(kd * sign * deviationRate) : 0;
     double u = clamp(held);
-    double i = u - p - d;
-    double clamped = clamp(i);
     // Publish the held output itself, not p + i + d, which may differ from it in the last bit.
-    publish(p, clamped, d, clamped == i ? u : clamp(p + clamped + d));
+    publish(p, u - p - d, d, u);
   }
 
   /**
@@ -189,7 +188,10 @@ public final class PidController {
     return (double) PROPORTIONAL.getAcquire(this);
   }
 
-  /** The integral term of the last output, within {@code [outputMin, outputMax]}. */
+  /**
+   * The integral term of the last output: within {@code [outputMin, outputMax]}, except after a {@link #retune} that
+   * needed it outside to keep the output continuous.
+   */
   public double integral() {
     return (double) INTEGRAL.getAcquire(this);
   }

@@ -108,7 +108,31 @@ class BumplessRetuneTest {
     pid.retune(MID_TRANSIENT.toBuilder().outputMin(-0.3).outputMax(0.3).build());
 
     assertThat(pid.output()).isEqualTo(0.3);
-    assertThat(pid.integral()).isBetween(-0.3, 0.3);
+    assertThat(pid.proportional() + pid.integral() + pid.derivative()).isCloseTo(0.3, within(1e-12));
+  }
+
+  @Test
+  void anIntegralLeftBeyondTheLimitsByARetuneIsNeverWoundFurther() {
+    // Early in an overload most of the ratio is proportional; doubling kp needs a negative integral to hold it.
+    PidController pid = new PidController(PidConfig.defaults(), ticker);
+    pid.update(0, 0.7);
+    ticker.advance(TICK);
+    double before = pid.update(0, 0.7);
+    pid.retune(PidConfig.defaults().toBuilder().kp(0.3).build());
+    assertThat(pid.output()).isEqualTo(before);
+    assertThat(pid.integral()).isNegative();
+
+    // The overload ends: the output falls to 0 and the integral is not driven below where it was.
+    double integralAfterRetune = pid.integral();
+    for (int i = 0; i < 100; i++) {
+      ticker.advance(TICK);
+      pid.update(0, -0.5);
+    }
+    assertThat(pid.output()).isZero();
+    assertThat(pid.integral()).isGreaterThanOrEqualTo(integralAfterRetune);
+
+    ticker.advance(TICK);
+    assertThat(pid.update(0, 0.7)).as("the next overload is rejected at once").isPositive();
   }
 
   @Test
