@@ -163,7 +163,7 @@ public final class PidController {
     double d = primed ? bound(kd * sign * deviationRate) : 0;
     double u = clamp(held);
     // Publish the held output itself, not p + i + d, which may differ from it in the last bit.
-    publish(p, u - p - d, d, u);
+    publish(p, bound(u - p - d), d, u);
   }
 
   /**
