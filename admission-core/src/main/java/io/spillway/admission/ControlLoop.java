@@ -20,13 +20,21 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *       limit goes to the hard cap and to the client classes' caps;</li>
  *   <li>adapt each op type's queue timeout to a multiple of its p90, within [2 × CoDel target, queueTimeout];</li>
  *   <li>signals: built-in p90 latency (scope: the op type), error rate and queue delay (scope ALL), plus the
- *       embedder's; per scope the largest normalised error, and for ALL also Cinnamon's
- *       {@code (in − out − free) / out} with free slots turned into the requests they could have started this
- *       tick; each scope's PID sets its ratio, the rolled priority distribution turns it into a cut;</li>
+ *       embedder's; per scope the largest normalised error, and for ALL also Cinnamon's queue balance
+ *       {@code in − out − free} (in: requests past the rejector, out: requests started, free: slots unused this tick
+ *       as the requests they could have started); each scope's PID sets its ratio, the rolled priority
+ *       distribution turns it into a cut;</li>
  *   <li>refresh the retry-after bases and ask the dispatcher to drop expired requests, so they fail fast even when
  *       no permit frees.</li>
  * </ol>
- * Tick period (default 100 ms): Cinnamon does not publish one. It is short against the CoDel interval and the
+ * Normalisation of the queue balance: Cinnamon divides by {@code out}. We divide by the requests that reached
+ * the rejector this tick, so the error reads directly as the extra fraction of traffic to reject, in the unit of
+ * the ratio itself. With {@code /out} the loop gain grows with the overload factor (d error / d ratio = offered /
+ * out, 6 at 6× capacity): in simulation the ratio then jittered by ±0.05 per tick and crossed tier boundaries
+ * (T1 shed at 6× while its demand was 0.72 × capacity); with this normalisation the same gains converge at any
+ * overload.
+ *
+ * <p>Tick period (default 100 ms): Cinnamon does not publish one. It is short against the CoDel interval and the
  * queue timeouts (100 ms) so the ratio moves within a few timeouts of an overload, and long enough that at the
  * node's rate each tick sees dozens of completions; the p90 pools ticks until 250 samples, so latency decisions are
  * not noisier for it. With Ki = 1.4/s a full unit of error moves the ratio by 0.14 per tick.
@@ -50,7 +58,13 @@ final class ControlLoop {
   private long lastAdmitted;
   private long lastQueued;
   private long lastDispatched;
+  private long lastShed;
   private double meanServiceNanos;
+  private int tuneTicks;
+  private int tunePeak;
+  private long tuneErrors;
+  private long tuneFinished;
+  private double tuneSeconds;
   volatile double throughputPerSecond;
   volatile double errorRate;
   volatile double worstLatencyRatio = Double.NaN;
@@ -121,8 +135,8 @@ final class ControlLoop {
     if (completions > 0) {
       meanServiceNanos = weightedService / completions;
     }
-    int limit = tuner.update(worst, errors01, path.limiter.takePeak(), throughput);
-    path.limiter.setLimit(limit);
+    int peak = path.limiter.takePeak();
+    int limit = tuneLimit(c, worst, newErrors, finished, peak, dt);
     registry.updateCaps(limit, Scorecard.units((long) meanServiceNanos));
     adaptQueueTimeouts(c);
 
@@ -138,8 +152,16 @@ final class ControlLoop {
     lastAdmitted = admitted;
     lastQueued = queued;
     lastDispatched = dispatched;
-    double freeStarts = path.limiter.free() * (dt * 1e9 / Math.max(1.0, meanServiceNanos));
-    double cinnamon = (in - out - freeStarts) / Math.max(1L, out);
+    // Slots never used this tick (limit minus peak inflight), as the requests they could have started. One-sided
+    // on purpose: the limit sits above the node's worker count (Vegas keeps a small queue inside the node), so a
+    // time-averaged free count would call a fully busy node idle and push the ratio into oscillation; and the
+    // instantaneous free count at the tick is mostly noise.
+    int unused = Math.max(0, path.limiter.limit() - peak);
+    double freeStarts = unused * (dt * 1e9 / Math.max(1.0, meanServiceNanos));
+    long shed = path.counters.rejected(Reason.SHED_TIER);
+    long arrived = in + (shed - lastShed);
+    lastShed = shed;
+    double cinnamon = (in - out - freeStarts) / Math.max(1L, arrived);
 
     if (signalsChanged) {
       signalsChanged = false;
@@ -164,6 +186,32 @@ final class ControlLoop {
     cinnamonError = cinnamon;
     ticks++;
     dispatcher.maintain();
+  }
+
+  /**
+   * Runs the Vegas tuner once per limit-tuning period (several ticks), on the inputs aggregated over that period.
+   * The smoothed p90 lags the limit by several ticks (pooling, median of three, EWMA); stepping the limit every
+   * tick would overshoot by that lag and settle into a limit cycle, so the tuner acts only after the latency of its
+   * previous step has been measured.
+   */
+  private int tuneLimit(EngineConfig c, double latencyRatio, long errors, long finished, int peak, double dt) {
+    tunePeak = Math.max(tunePeak, peak);
+    tuneErrors += errors;
+    tuneFinished += finished;
+    tuneSeconds += dt;
+    int every = (int) Math.max(1, Math.round((double) c.limitTuningPeriodNanos / c.tickPeriodNanos));
+    if (++tuneTicks < every) {
+      return tuner.limit();
+    }
+    double errorRate = tuneFinished > 0 ? (double) tuneErrors / tuneFinished : 0.0;
+    int limit = tuner.update(latencyRatio, errorRate, tunePeak, tuneFinished / tuneSeconds);
+    path.limiter.setLimit(limit);
+    tuneTicks = 0;
+    tunePeak = 0;
+    tuneErrors = 0;
+    tuneFinished = 0;
+    tuneSeconds = 0;
+    return limit;
   }
 
   private double maxNormalisedError(Signal[] signals) {

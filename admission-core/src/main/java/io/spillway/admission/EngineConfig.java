@@ -40,6 +40,7 @@ public final class EngineConfig {
   final double ki;
   final double kd;
   final long tickPeriodNanos;
+  final long limitTuningPeriodNanos;
   final double maxRejectionRatio;
   final int neverShedTierCount;
   final int cohortsPerTier;
@@ -96,6 +97,11 @@ public final class EngineConfig {
     if (tickPeriodNanos < 1_000_000L || tickPeriodNanos > 10_000_000_000L) {
       throw new IllegalArgumentException(
           "tickPeriod must be >= 1ms and <= 10s, was " + format(tickPeriodNanos));
+    }
+    limitTuningPeriodNanos = positive("limitTuningPeriod", b.limitTuningPeriod);
+    if (limitTuningPeriodNanos < tickPeriodNanos || limitTuningPeriodNanos > 100 * tickPeriodNanos) {
+      throw new IllegalArgumentException("limitTuningPeriod must be >= tickPeriod (" + format(tickPeriodNanos)
+          + ") and <= 100 × tickPeriod, was " + format(limitTuningPeriodNanos));
     }
     maxRejectionRatio = between("maxRejectionRatio", b.maxRejectionRatio, 0.0, false, 1.0);
     neverShedTierCount = neverShedPrefix(b.neverShedTiers);
@@ -223,6 +229,10 @@ public final class EngineConfig {
     return Duration.ofNanos(tickPeriodNanos);
   }
 
+  public Duration limitTuningPeriod() {
+    return Duration.ofNanos(limitTuningPeriodNanos);
+  }
+
   public double maxRejectionRatio() {
     return maxRejectionRatio;
   }
@@ -328,6 +338,7 @@ public final class EngineConfig {
     private double ki = 1.4;
     private double kd = 0.0;
     private Duration tickPeriod = ms(100);
+    private Duration limitTuningPeriod = ms(500);
     private double maxRejectionRatio = 1.0;
     private Set<Tier> neverShedTiers = Set.of(Tier.T0);
     private int cohortsPerTier = 128;
@@ -366,6 +377,7 @@ public final class EngineConfig {
       ki = c.ki;
       kd = c.kd;
       tickPeriod = Duration.ofNanos(c.tickPeriodNanos);
+      limitTuningPeriod = Duration.ofNanos(c.limitTuningPeriodNanos);
       maxRejectionRatio = c.maxRejectionRatio;
       neverShedTiers = c.neverShedTiers();
       cohortsPerTier = c.cohortsPerTier;
@@ -482,6 +494,15 @@ public final class EngineConfig {
     /** Control-loop period (default 100ms); within [1ms, 10s]. */
     public Builder tickPeriod(Duration value) {
       tickPeriod = value;
+      return this;
+    }
+
+    /**
+     * How often the limit tuner steps (default 500ms, a whole number of ticks): longer than the lag of the smoothed
+     * p90, so each step is judged on its own effect.
+     */
+    public Builder limitTuningPeriod(Duration value) {
+      limitTuningPeriod = value;
       return this;
     }
 

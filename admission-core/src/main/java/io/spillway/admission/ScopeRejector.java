@@ -18,9 +18,13 @@ import io.spillway.pid.PidController;
  */
 final class ScopeRejector {
 
-  /** Normalised errors are clamped to this range so one wild signal cannot swing the ratio in a single tick. */
+  /**
+   * Normalised errors are clamped to [-1, 1]: with Kp 0.1 and Ki 1.4/s one tick then moves the ratio by at most
+   * about 0.25, so an overload onset ramps the ratio over a few ticks instead of overshooting to "shed everything"
+   * (which would shed T1 during the transient); the queues' tier bands protect the critical tiers meanwhile.
+   */
   static final double MIN_ERROR = -1.0;
-  static final double MAX_ERROR = 10.0;
+  static final double MAX_ERROR = 1.0;
 
   final SignalScope scope;
   /** The scope's client resolved to its handle (compared by reference on the fast path), or null for any client. */
