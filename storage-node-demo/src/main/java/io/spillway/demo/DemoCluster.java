@@ -1,0 +1,139 @@
+package io.spillway.demo;
+
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.spillway.demo.raft.PeerAddress;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * All three nodes of every partition in one JVM: the embedded default. Each node is a full {@link StorageNode}
+ * with its own data dir, Raft port and RESP port, talking to the others over loopback gRPC exactly as separate
+ * processes would.
+ */
+public final class DemoCluster implements AutoCloseable {
+  private final MeterRegistry registry;
+  private final Map<String, NodeConfig> configs = new LinkedHashMap<>();
+  private final Map<String, StorageNode> running = new LinkedHashMap<>();
+
+  /** A cluster of the given node configs (not started). */
+  public DemoCluster(List<NodeConfig> nodes, MeterRegistry registry) {
+    this.registry = registry;
+    nodes.forEach(c -> configs.put(c.nodeId(), c));
+  }
+
+  /**
+   * Configs for three nodes {@code n1..n3} derived from {@code template}: data dirs {@code root/n1..n3}, Raft on
+   * {@code raftPorts}, RESP on {@code respBasePort + i} (or ephemeral ports if {@code respBasePort} is 0).
+   */
+  public static List<NodeConfig> threeNodes(NodeConfig.Builder template, Path root, String host, int[] raftPorts,
+      int respBasePort) {
+    if (raftPorts.length != 3) {
+      throw new IllegalArgumentException("raftPorts must hold 3 ports, was " + raftPorts.length);
+    }
+    final List<PeerAddress> peers = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      peers.add(new PeerAddress("n" + (i + 1), host, raftPorts[i]));
+    }
+    final List<NodeConfig> nodes = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      final String id = "n" + (i + 1);
+      nodes.add(template.nodeId(id).peers(peers).bindHost(host).dataDir(root.resolve(id))
+          .respPort(respBasePort == 0 ? 0 : respBasePort + i).build());
+    }
+    return nodes;
+  }
+
+  /** Starts every node: all Raft servers first, then every node joins its partitions and serves. */
+  public synchronized void start() throws IOException, InterruptedException {
+    for (String id : configs.keySet()) {
+      if (running.containsKey(id)) {
+        throw new IllegalStateException("node " + id + " is already running");
+      }
+      final StorageNode node = new StorageNode(configs.get(id), registry);
+      running.put(id, node);
+      node.startRaftServer();
+    }
+    for (StorageNode node : running.values()) {
+      node.startServing();
+    }
+  }
+
+  /** Starts (or restarts) one node from its data dir. */
+  public synchronized StorageNode startNode(String id) throws IOException, InterruptedException {
+    if (running.containsKey(id)) {
+      throw new IllegalStateException("node " + id + " is already running");
+    }
+    final StorageNode node = new StorageNode(configs.get(id), registry);
+    running.put(id, node);
+    node.start();
+    return node;
+  }
+
+  /** Stops one node (as a crash of that node looks to the others, minus the lost page cache). */
+  public synchronized void stopNode(String id) {
+    final StorageNode node = running.remove(id);
+    if (node != null) {
+      node.close();
+      final List<Meter> meters = registry.getMeters().stream()
+          .filter(m -> id.equals(m.getId().getTag("node"))).toList();
+      meters.forEach(registry::remove);
+    }
+  }
+
+  /** Running nodes, in id order. */
+  public synchronized List<StorageNode> nodes() {
+    return List.copyOf(running.values());
+  }
+
+  /** A running node by id. */
+  public synchronized StorageNode node(String id) {
+    final StorageNode n = running.get(id);
+    if (n == null) {
+      throw new IllegalArgumentException("no running node '" + id + "', running: " + running.keySet());
+    }
+    return n;
+  }
+
+  /** The running node that is the ready leader of a partition, or {@code null}. */
+  public synchronized StorageNode leaderOf(int partition) {
+    return running.values().stream().filter(n -> n.raft().isReadyLeader(partition)).findFirst().orElse(null);
+  }
+
+  /** Waits until every partition has a ready leader among the running nodes. */
+  public void awaitLeaders(Duration timeout) throws TimeoutException {
+    final int partitions = configs.values().iterator().next().partitions();
+    final long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      boolean all = true;
+      for (int p = 0; p < partitions && all; p++) {
+        all = leaderOf(p) != null;
+      }
+      if (all) {
+        return;
+      }
+      if (System.nanoTime() - deadline > 0) {
+        throw new TimeoutException("not every partition had a leader within " + timeout.toMillis() + " ms");
+      }
+      LockSupport.parkNanos(20_000_000L);
+    }
+  }
+
+  /** Stops all nodes, followers first and the node leading the most partitions last. */
+  @Override
+  public synchronized void close() {
+    final List<StorageNode> order = new ArrayList<>(running.values());
+    order.sort(Comparator.comparingInt(n -> n.raft().leaderships()));
+    for (StorageNode n : order) {
+      stopNode(n.config().nodeId());
+    }
+  }
+}

@@ -1,0 +1,155 @@
+package io.spillway.demo;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.spillway.demo.chaos.ChaosControls;
+import io.spillway.demo.cluster.ShardMap;
+import io.spillway.demo.command.DataCommandParser;
+import io.spillway.demo.lag.FollowerLagSampler;
+import io.spillway.demo.pipeline.CommandExecutor;
+import io.spillway.demo.pipeline.PipelineMetrics;
+import io.spillway.demo.pipeline.RequestPipeline;
+import io.spillway.demo.pipeline.StorageExecutor;
+import io.spillway.demo.raft.KvClient;
+import io.spillway.demo.raft.PartitionGroups;
+import io.spillway.demo.raft.RaftNode;
+import io.spillway.demo.server.RespServer;
+import io.spillway.demo.store.RocksDbNativeLibrary;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One storage node: its Raft server (a division per partition, each with its RocksDB), the follower-lag sampler,
+ * the request pipeline with its bounded storage executor, and the RESP listener. The multi-process mode runs one
+ * per JVM; the in-process cluster runs three.
+ */
+public final class StorageNode implements AutoCloseable {
+  /** Version reported to clients. */
+  public static final String VERSION = "0.1.0";
+  private static final Logger LOG = LoggerFactory.getLogger(StorageNode.class);
+
+  private final NodeConfig config;
+  private final ChaosControls chaos;
+  private final RaftNode raft;
+  private final FollowerLagSampler lagSampler;
+  private final StorageExecutor storage;
+  private final PipelineMetrics metrics;
+  private final RespServer resp;
+  private boolean closed;
+
+  /** Assembles a node; nothing runs until {@link #start()}. */
+  public StorageNode(NodeConfig config, MeterRegistry registry) {
+    this.config = config;
+    this.chaos = new ChaosControls(config.chaos(), config.partitions());
+    final PartitionGroups groups = new PartitionGroups(config.peers(), config.partitions());
+    this.raft = new RaftNode(config.self(), groups, config.dataDir().resolve("raft"), config.resp().bindHost(),
+        config.raft(), chaos);
+    this.lagSampler = new FollowerLagSampler(raft, config.lagSampleInterval());
+    this.storage = new StorageExecutor(config.nodeId() + "-storage", config.storageThreads(), config.storageQueue());
+    this.metrics = new PipelineMetrics(registry, config.nodeId(), storage);
+    final ShardMap shards = new ShardMap(config.partitions());
+    final RequestPipeline pipeline = new RequestPipeline(new CommandExecutor(new KvClient(raft), shards), storage,
+        shards, config.requestTimeout(), metrics);
+    this.resp = new RespServer(config.resp(), pipeline,
+        new DataCommandParser(config.rangeDefaultLimit(), config.rangeMaxLimit()), this::info, VERSION);
+  }
+
+  /** Loads RocksDB, starts Raft (recovering what the data dir holds), lag sampling and the RESP listener. */
+  public synchronized void start() throws IOException, InterruptedException {
+    startRaftServer();
+    startServing();
+  }
+
+  /** First half of {@link #start()}: loads RocksDB and starts the Raft server with its recovered partitions. */
+  public synchronized void startRaftServer() throws IOException {
+    QuietLogging.apply();
+    RocksDbNativeLibrary.load(config.dataDir().resolve("native"));
+    raft.startServer();
+  }
+
+  /** Second half of {@link #start()}: joins the partitions, starts lag sampling and the RESP listener. */
+  public synchronized void startServing() throws IOException, InterruptedException {
+    raft.join();
+    lagSampler.start();
+    resp.start(config.nodeId(), config.respThreads());
+    LOG.info("{}: serving RESP on {}, partitions {} of {}", config.nodeId(), resp.address(),
+        raft.hostedPartitions(), config.partitions());
+  }
+
+  /** The node's configuration. */
+  public NodeConfig config() {
+    return config;
+  }
+
+  /** The RESP listener's bound address. */
+  public InetSocketAddress respAddress() {
+    return resp.address();
+  }
+
+  /** The Raft side, for status, tests and ordered shutdown. */
+  public RaftNode raft() {
+    return raft;
+  }
+
+  /** Follower lag of the partitions this node leads. */
+  public FollowerLagSampler lag() {
+    return lagSampler;
+  }
+
+  /** Fault injection of this node. */
+  public ChaosControls chaos() {
+    return chaos;
+  }
+
+  /** Request counters. */
+  public PipelineMetrics metrics() {
+    return metrics;
+  }
+
+  /** The storage executor, for status. */
+  public StorageExecutor storage() {
+    return storage;
+  }
+
+  private String info() {
+    return "# Server\r\nredis_version:7.2.0\r\nspillway_version:" + VERSION + "\r\nredis_mode:standalone\r\n"
+        + "node_id:" + config.nodeId() + "\r\ntcp_port:" + resp.address().getPort() + "\r\n"
+        + "\r\n# Clients\r\nconnected_clients:" + resp.connections() + "\r\n"
+        + "\r\n# Spillway\r\npartitions:" + config.partitions() + "\r\nhosted_partitions:"
+        + raft.hostedPartitions() + "\r\nleaderships:" + raft.leaderships() + "\r\n";
+  }
+
+  /**
+   * Stops the node: no new connections or requests, then Raft (each state machine closes its RocksDB).
+   *
+   * @param handOffTimeout if positive, first hand this node's leaderships to caught-up followers, waiting at most
+   *     this long per partition (used on SIGTERM in the multi-process mode)
+   */
+  public synchronized void close(Duration handOffTimeout) {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    final long start = System.nanoTime();
+    resp.close();
+    LOG.debug("{}: RESP closed after {} ms", config.nodeId(), (System.nanoTime() - start) / 1_000_000);
+    if (!handOffTimeout.isZero() && !handOffTimeout.isNegative()) {
+      raft.handOffLeaderships(handOffTimeout);
+    }
+    storage.close();
+    lagSampler.close();
+    chaos.reset();
+    LOG.debug("{}: executors closed after {} ms", config.nodeId(), (System.nanoTime() - start) / 1_000_000);
+    raft.close();
+    LOG.debug("{}: Raft closed after {} ms", config.nodeId(), (System.nanoTime() - start) / 1_000_000);
+    LOG.info("{}: stopped", config.nodeId());
+  }
+
+  /** Stops the node without a leadership hand-off. */
+  @Override
+  public void close() {
+    close(Duration.ZERO);
+  }
+}

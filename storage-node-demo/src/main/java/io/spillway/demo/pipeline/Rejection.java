@@ -1,0 +1,30 @@
+package io.spillway.demo.pipeline;
+
+import io.spillway.demo.command.Tier;
+import io.spillway.demo.resp.RespReply;
+
+/**
+ * A request the node refuses to run now. On the wire: {@code -BUSY <REASON> retry_after_ms=<n> tier=<tN>}, an
+ * error a client can parse: the reason code, a retry-after hint in milliseconds, and the tier it was judged in.
+ *
+ * @param reason reason code in upper case, e.g. {@code QUEUE_FULL}
+ * @param retryAfterMs suggested wait before retrying, milliseconds, >= 0
+ * @param tier the request's tier
+ */
+public record Rejection(String reason, long retryAfterMs, Tier tier) {
+
+  /** Validates the fields. */
+  public Rejection {
+    if (!reason.matches("[A-Z][A-Z_]*")) {
+      throw new IllegalArgumentException("reason must be an upper-case code like QUEUE_FULL, was '" + reason + "'");
+    }
+    if (retryAfterMs < 0) {
+      throw new IllegalArgumentException("retryAfterMs must be >= 0, was " + retryAfterMs);
+    }
+  }
+
+  /** The RESP error. */
+  public RespReply toReply() {
+    return new RespReply.Error("BUSY " + reason + " retry_after_ms=" + retryAfterMs + " tier=" + tier.wireName());
+  }
+}

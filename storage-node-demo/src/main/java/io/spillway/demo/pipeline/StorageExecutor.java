@@ -1,0 +1,69 @@
+package io.spillway.demo.pipeline;
+
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The bounded pool that runs storage work off the Netty event loops: a fixed number of threads and a bounded
+ * queue; {@link #execute} never blocks and throws {@link RejectedExecutionException} when both are full.
+ */
+public final class StorageExecutor implements AutoCloseable {
+  private final ThreadPoolExecutor pool;
+
+  /**
+   * @param name thread name prefix
+   * @param threads worker threads, >= 1
+   * @param queueCapacity tasks that may wait, >= 1
+   */
+  public StorageExecutor(String name, int threads, int queueCapacity) {
+    if (threads < 1) {
+      throw new IllegalArgumentException("storage threads must be >= 1, was " + threads);
+    }
+    if (queueCapacity < 1) {
+      throw new IllegalArgumentException("storage queue capacity must be >= 1, was " + queueCapacity);
+    }
+    final AtomicInteger ids = new AtomicInteger();
+    this.pool = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS,
+        new ArrayBlockingQueue<>(queueCapacity), r -> {
+          final Thread t = new Thread(r, name + "-" + ids.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        }, new ThreadPoolExecutor.AbortPolicy());
+  }
+
+  /**
+   * Queues a task.
+   *
+   * @throws RejectedExecutionException if the queue is full or the executor is closed
+   */
+  public void execute(Runnable task) {
+    pool.execute(task);
+  }
+
+  /** Tasks waiting in the queue. */
+  public int queued() {
+    return pool.getQueue().size();
+  }
+
+  /** Threads currently running a task. */
+  public int active() {
+    return pool.getActiveCount();
+  }
+
+  /** Stops accepting tasks and waits up to 5 s for running ones. */
+  @Override
+  public void close() {
+    pool.shutdown();
+    try {
+      if (!pool.awaitTermination(5, TimeUnit.SECONDS)) {
+        pool.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      pool.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,163 @@
+package io.spillway.demo.server;
+
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.spillway.demo.command.CommandException;
+import io.spillway.demo.command.DataCommandParser;
+import io.spillway.demo.pipeline.RequestPipeline;
+import io.spillway.demo.resp.RespCommand;
+import io.spillway.demo.resp.RespProtocolError;
+import io.spillway.demo.resp.RespReply;
+import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Per-connection dispatcher, running on the connection's event loop.
+ *
+ * <p>Session commands are answered at once; data commands go to the {@link RequestPipeline}, which never blocks.
+ * RESP clients pipeline requests and expect replies in request order, while data commands finish in any order:
+ * each request takes a slot in a FIFO and replies leave only from its head. At most {@code maxPipelined} requests
+ * of a connection are in flight; beyond that (or while the socket's outbound buffer is above its high-water mark)
+ * the connection stops being read, which pushes back on the client through TCP instead of buffering.
+ */
+final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
+  private static final Logger LOG = LoggerFactory.getLogger(RespConnectionHandler.class);
+
+  private static final class Slot {
+    RespReply reply;
+    boolean closeAfter;
+  }
+
+  private final RequestPipeline pipeline;
+  private final DataCommandParser parser;
+  private final SessionCommands sessionCommands;
+  private final int maxPipelined;
+  private final Session session;
+  private final ArrayDeque<Slot> slots = new ArrayDeque<>();
+  private int inflight;
+  private boolean closing;
+
+  RespConnectionHandler(RequestPipeline pipeline, DataCommandParser parser, SessionCommands sessionCommands,
+      RespServerSettings settings, long connectionId) {
+    this.pipeline = pipeline;
+    this.parser = parser;
+    this.sessionCommands = sessionCommands;
+    this.maxPipelined = settings.maxPipelined();
+    this.session = new Session(connectionId, settings.defaultTier());
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    if (closing) {
+      return;
+    }
+    final Slot slot = new Slot();
+    slots.add(slot);
+    if (msg instanceof RespProtocolError error) {
+      slot.reply = RespReply.err("Protocol error: " + error.message());
+      slot.closeAfter = true;
+      closing = true;
+    } else if (msg instanceof RespCommand command) {
+      dispatch(ctx, command, slot);
+    } else {
+      slot.reply = RespReply.err("unexpected message " + msg.getClass().getSimpleName());
+    }
+    drain(ctx);
+  }
+
+  private void dispatch(ChannelHandlerContext ctx, RespCommand command, Slot slot) {
+    final String name = command.name();
+    if (DataCommandParser.isDataCommand(name)) {
+      try {
+        final CompletableFuture<RespReply> reply =
+            pipeline.submit(session.tier, session.clientName, parser.parse(command));
+        if (reply.isDone()) {
+          slot.reply = reply.join();
+          return;
+        }
+        inflight++;
+        updateAutoRead(ctx);
+        reply.whenComplete((r, e) -> ctx.executor().execute(() -> {
+          inflight--;
+          slot.reply = e == null ? r : RespReply.err("internal error: " + e.getMessage());
+          drain(ctx);
+          updateAutoRead(ctx);
+        }));
+      } catch (CommandException e) {
+        slot.reply = e.reply();
+      }
+    } else if (SessionCommands.isSessionCommand(name)) {
+      slot.reply = sessionCommands.execute(command, session);
+      slot.closeAfter = session.closeAfterReply;
+    } else {
+      slot.reply = RespReply.err(unknownCommand(command));
+    }
+  }
+
+  private static String unknownCommand(RespCommand command) {
+    final StringBuilder b = new StringBuilder("unknown command '")
+        .append(abbreviate(command.argString(0))).append("', with args beginning with:");
+    for (int i = 1; i < Math.min(command.size(), 4); i++) {
+      b.append(" '").append(abbreviate(command.argString(i))).append('\'');
+    }
+    return b.toString();
+  }
+
+  private static String abbreviate(String s) {
+    final String clean = s.replaceAll("[\\p{Cntrl}]", "?");
+    return clean.length() > 32 ? clean.substring(0, 32) + "..." : clean;
+  }
+
+  /** Writes every reply at the head of the FIFO that is ready, then flushes once. */
+  private void drain(ChannelHandlerContext ctx) {
+    boolean wrote = false;
+    while (!slots.isEmpty() && slots.peek().reply != null) {
+      final Slot head = slots.poll();
+      wrote = true;
+      if (head.closeAfter) {
+        ctx.writeAndFlush(head.reply).addListener(ChannelFutureListener.CLOSE);
+        slots.clear();
+        closing = true;
+        ctx.channel().config().setAutoRead(false);
+        return;
+      }
+      ctx.write(head.reply);
+    }
+    if (wrote) {
+      ctx.flush();
+    }
+  }
+
+  private void updateAutoRead(ChannelHandlerContext ctx) {
+    if (!closing) {
+      ctx.channel().config().setAutoRead(inflight < maxPipelined && ctx.channel().isWritable());
+    }
+  }
+
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+    updateAutoRead(ctx);
+    super.channelWritabilityChanged(ctx);
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+    if (evt instanceof IdleStateEvent) {
+      if (slots.isEmpty()) {
+        ctx.close();
+      }
+      return;
+    }
+    super.userEventTriggered(ctx, evt);
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    LOG.debug("closing connection {} after {}", ctx.channel().remoteAddress(), cause.toString());
+    ctx.close();
+  }
+}

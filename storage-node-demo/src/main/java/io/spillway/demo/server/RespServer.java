@@ -1,0 +1,104 @@
+package io.spillway.demo.server;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.spillway.demo.command.DataCommandParser;
+import io.spillway.demo.pipeline.RequestPipeline;
+import io.spillway.demo.resp.RespDecoder;
+import io.spillway.demo.resp.RespEncoder;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+/**
+ * A node's RESP listener: connection cap → idle timeout → bounded RESP decoder → encoder → per-connection
+ * dispatcher ({@link RespConnectionHandler}) feeding the {@link RequestPipeline}.
+ */
+public final class RespServer implements AutoCloseable {
+  private final RespServerSettings settings;
+  private final RequestPipeline pipeline;
+  private final DataCommandParser parser;
+  private final SessionCommands sessionCommands;
+  private final ConnectionLimiter limiter;
+  private final RespEncoder encoder = new RespEncoder();
+  private final AtomicLong connectionIds = new AtomicLong();
+  private EventLoopGroup boss;
+  private EventLoopGroup workers;
+  private Channel channel;
+
+  /**
+   * @param info produces the body of {@code INFO}
+   * @param version version reported to clients
+   */
+  public RespServer(RespServerSettings settings, RequestPipeline pipeline, DataCommandParser parser,
+      Supplier<String> info, String version) {
+    this.settings = settings;
+    this.pipeline = pipeline;
+    this.parser = parser;
+    this.sessionCommands = new SessionCommands(info, version);
+    this.limiter = new ConnectionLimiter(settings.maxConnections());
+  }
+
+  /** Binds and starts serving; returns once the port is bound. */
+  public synchronized void start(String threadPrefix, int workerThreads) throws InterruptedException {
+    boss = new MultiThreadIoEventLoopGroup(1, new NamedThreadFactory(threadPrefix + "-resp-accept"),
+        NioIoHandler.newFactory());
+    workers = new MultiThreadIoEventLoopGroup(workerThreads, new NamedThreadFactory(threadPrefix + "-resp"),
+        NioIoHandler.newFactory());
+    final long idleMillis = settings.idleTimeout().toMillis();
+    final ServerBootstrap bootstrap = new ServerBootstrap()
+        .group(boss, workers)
+        .channel(NioServerSocketChannel.class)
+        .option(ChannelOption.SO_BACKLOG, 1024)
+        .childOption(ChannelOption.TCP_NODELAY, true)
+        .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(32 << 10, 64 << 10))
+        .childHandler(new ChannelInitializer<SocketChannel>() {
+          @Override
+          protected void initChannel(SocketChannel ch) {
+            ch.pipeline()
+                .addLast("limit", limiter)
+                .addLast("idle", new IdleStateHandler(0, 0, idleMillis, TimeUnit.MILLISECONDS))
+                .addLast("decoder", new RespDecoder(settings.limits()))
+                .addLast("encoder", encoder)
+                .addLast("dispatch", new RespConnectionHandler(pipeline, parser, sessionCommands, settings,
+                    connectionIds.incrementAndGet()));
+          }
+        });
+    channel = bootstrap.bind(settings.bindHost(), settings.port()).sync().channel();
+  }
+
+  /** The bound address (the real port when configured with 0). */
+  public InetSocketAddress address() {
+    return (InetSocketAddress) channel.localAddress();
+  }
+
+  /** Open client connections. */
+  public int connections() {
+    return limiter.open();
+  }
+
+  /** Stops accepting, closes every connection and the event loops (waiting up to a few seconds). */
+  @Override
+  public synchronized void close() {
+    if (channel != null) {
+      channel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+      channel = null;
+    }
+    if (boss != null) {
+      boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+      workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+      boss = null;
+      workers = null;
+    }
+  }
+}

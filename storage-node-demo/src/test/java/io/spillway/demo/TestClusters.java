@@ -1,0 +1,93 @@
+package io.spillway.demo;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.spillway.demo.raft.RaftSettings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.commands.ProtocolCommand;
+
+/** Shared helpers of the integration tests: free loopback ports, fast Raft timing, deadline polling. */
+final class TestClusters {
+  static final Duration STARTUP = Duration.ofSeconds(30);
+
+  private TestClusters() {
+  }
+
+  /** Raft timing shortened for tests on a busy 2-core machine. */
+  static RaftSettings fastRaft() {
+    return RaftSettings.builder()
+        .electionTimeout(Duration.ofMillis(500), Duration.ofMillis(1000))
+        .rpcRequestTimeout(Duration.ofMillis(2000))
+        .clientRetry(Duration.ofMillis(50), 100)
+        .build();
+  }
+
+  static NodeConfig.Builder template(int partitions) {
+    return NodeConfig.builder().partitions(partitions).raft(fastRaft()).respThreads(1).storage(2, 256)
+        .requestTimeout(Duration.ofSeconds(10)).lagSampleInterval(Duration.ofMillis(100));
+  }
+
+  /** Three node configs on free loopback ports under {@code root}. */
+  static List<NodeConfig> threeNodes(NodeConfig.Builder template, Path root) {
+    return DemoCluster.threeNodes(template, root, "127.0.0.1", freePorts(3), 0);
+  }
+
+  static DemoCluster start(List<NodeConfig> configs) throws IOException, InterruptedException, TimeoutException {
+    final DemoCluster cluster = new DemoCluster(configs, new SimpleMeterRegistry());
+    try {
+      cluster.start();
+      cluster.awaitLeaders(STARTUP);
+    } catch (IOException | InterruptedException | TimeoutException | RuntimeException e) {
+      cluster.close();
+      throw e;
+    }
+    return cluster;
+  }
+
+  static int[] freePorts(int n) {
+    final ServerSocket[] sockets = new ServerSocket[n];
+    final int[] ports = new int[n];
+    try {
+      for (int i = 0; i < n; i++) {
+        sockets[i] = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+        ports[i] = sockets[i].getLocalPort();
+      }
+      for (ServerSocket s : sockets) {
+        s.close();
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return ports;
+  }
+
+  static Jedis jedis(StorageNode node) {
+    return new Jedis("127.0.0.1", node.respAddress().getPort(), 15_000);
+  }
+
+  /** Polls {@code condition} until it holds or {@code timeout} passes. */
+  static void await(String what, Duration timeout, BooleanSupplier condition) {
+    final long deadline = System.nanoTime() + timeout.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() - deadline > 0) {
+        throw new AssertionError("timed out after " + timeout.toMillis() + " ms waiting for " + what);
+      }
+      LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
+    }
+  }
+
+  /** A custom command for Jedis's sendCommand. */
+  static ProtocolCommand command(String name) {
+    final byte[] raw = name.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    return () -> raw;
+  }
+}
