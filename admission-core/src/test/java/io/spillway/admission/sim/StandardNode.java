@@ -1,0 +1,58 @@
+package io.spillway.admission.sim;
+
+import io.spillway.admission.EngineConfig;
+import io.spillway.admission.OpType;
+import io.spillway.admission.Tier;
+import java.time.Duration;
+
+/**
+ * The reference setup of the scenario tests: 8 workers; READ 1 ms, WRITE 2 ms, SCAN 5 ms with noise; an op mix of
+ * 60 % reads, 30 % writes, 10 % scans, hence a capacity C = 8 / 1.7 ms ≈ 4,706 requests/s. Latency targets are 3× the
+ * base service times. Tier mix: T0 2 %, T1 10 %, T2 18 %, T3 20 %, T4 25 %, T5 25 % (T0 + T1 = 12 %: 0.72 × C at 6 × C).
+ */
+public final class StandardNode {
+
+  public static final int WORKERS = 8;
+  public static final long READ_NANOS = 1_000_000L;
+  public static final long WRITE_NANOS = 2_000_000L;
+  public static final long SCAN_NANOS = 5_000_000L;
+  public static final double[] OP_SHARE = {0.6, 0.3, 0.1};
+  public static final double[] TIER_SHARE = {0.02, 0.10, 0.18, 0.20, 0.25, 0.25};
+  /** Capacity in requests per second for the op mix. */
+  public static final double CAPACITY =
+      WORKERS / (OP_SHARE[0] * READ_NANOS * 1e-9 + OP_SHARE[1] * WRITE_NANOS * 1e-9 + OP_SHARE[2] * SCAN_NANOS * 1e-9);
+  public static final long SECOND = 1_000_000_000L;
+
+  private StandardNode() {}
+
+  /** The engine configuration used by the scenarios (defaults except limits, targets and initial estimates). */
+  public static EngineConfig.Builder config() {
+    return EngineConfig.builder()
+        .initialLimit(16).minLimit(4).maxLimit(256)
+        .latencyTarget(OpType.READ, Duration.ofMillis(3))
+        .latencyTarget(OpType.WRITE, Duration.ofMillis(6))
+        .latencyTarget(OpType.SCAN, Duration.ofMillis(15))
+        .initialServiceTime(OpType.READ, Duration.ofMillis(1))
+        .initialServiceTime(OpType.WRITE, Duration.ofMillis(2))
+        .initialServiceTime(OpType.SCAN, Duration.ofMillis(5));
+  }
+
+  public static Simulation simulation(EngineConfig config, long seed) {
+    return new Simulation(config, WORKERS, READ_NANOS, WRITE_NANOS, SCAN_NANOS, true, seed);
+  }
+
+  /**
+   * Adds the standard mix at {@code multiple × C} over [from, to): for every tier and op type, {@code clientsPerTier}
+   * clients named {@code prefix-T<k>-<i>}, each an async Poisson stream.
+   */
+  public static void load(Simulation sim, double multiple, int clientsPerTier, String prefix, long from, long to) {
+    for (Tier tier : Tier.values()) {
+      for (OpType op : OpType.values()) {
+        double rate = multiple * CAPACITY * TIER_SHARE[tier.ordinal()] * OP_SHARE[op.ordinal()] / clientsPerTier;
+        for (int c = 0; c < clientsPerTier; c++) {
+          sim.stream(rate, op, tier, prefix + "-" + tier + "-" + c, from, to);
+        }
+      }
+    }
+  }
+}
