@@ -26,18 +26,18 @@ final class ClassKeys {
   private ClassKeys() {}
 
   static void declare(List<ConfigKey> keys) {
-    keys.add(new ConfigKey(DEFAULT + ".share", ValueType.NUMBER, "-", "(0, 100]",
+    keys.add(new ConfigKey(DEFAULT + ".share", ValueType.NUMBER, "× limit", "(0, 100]",
         "Share of the inflight limit (and of its cost) one client of no class may hold outstanding; above 1 lets "
             + "a client queue beyond the limit."));
-    keys.add(new ConfigKey(DEFAULT + ".floor", ValueType.INTEGER, "-", ">= 1",
+    keys.add(new ConfigKey(DEFAULT + ".floor", ValueType.INTEGER, "requests", ">= 1",
         "Minimum cap, in requests, of one client of no class, whatever the limit."));
     keys.add(new ConfigKey(DEFAULT + ".max-tier", TIER, "-", "t0 .. t5",
         "Most critical tier a client of no class may claim; a higher claim is capped to it."));
     keys.add(new ConfigKey(CLASSES + ".*.pattern", ValueType.STRING, "-", "a regular expression",
         "Client ids (whole id) this class applies to; the first class in file order whose pattern matches wins."));
-    keys.add(new ConfigKey(CLASSES + ".*.share", ValueType.NUMBER, "-", "(0, 100]",
+    keys.add(new ConfigKey(CLASSES + ".*.share", ValueType.NUMBER, "× limit", "(0, 100]",
         "Share of the inflight limit (and of its cost) one client of this class may hold outstanding."));
-    keys.add(new ConfigKey(CLASSES + ".*.floor", ValueType.INTEGER, "-", ">= 1",
+    keys.add(new ConfigKey(CLASSES + ".*.floor", ValueType.INTEGER, "requests", ">= 1",
         "Minimum cap, in requests, of one client of this class, whatever the limit."));
     keys.add(new ConfigKey(CLASSES + ".*.max-tier", TIER, "-", "t0 .. t5",
         "Most critical tier a client of this class may claim; a higher claim is capped to it (a client cannot "

@@ -60,12 +60,12 @@ public final class EngineConfigBinding implements ConfigBinding<EngineConfig> {
   }
 
   private void declareLimits() {
-    integer("limit.initial", "initialLimit", "[limit.min, limit.max]",
+    integer("limit.initial", "requests", "initialLimit", "[limit.min, limit.max]",
         "Inflight limit at start and after a restart; the tuner moves it from there.",
         EngineConfig.Builder::initialLimit, EngineConfig::initialLimit);
-    integer("limit.min", "minLimit", ">= 1", "Floor of the tuned inflight limit (Cinnamon: the CPU core count).",
+    integer("limit.min", "requests", "minLimit", ">= 1", "Floor of the tuned inflight limit (Cinnamon: the CPU core count).",
         EngineConfig.Builder::minLimit, EngineConfig::minLimit);
-    integer("limit.max", "maxLimit", "[limit.min, 1048576]", "Ceiling of the tuned inflight limit.",
+    integer("limit.max", "requests", "maxLimit", "[limit.min, 1048576]", "Ceiling of the tuned inflight limit.",
         EngineConfig.Builder::maxLimit, EngineConfig::maxLimit);
   }
 
@@ -84,35 +84,35 @@ public final class EngineConfigBinding implements ConfigBinding<EngineConfig> {
       duration(at + "interval", "queueInterval[" + op + "]", "> 0",
           "CoDel interval: the window over which the minimum queueing delay is measured.",
           (b, v) -> b.queueInterval(op, v), c -> c.queueInterval(op));
-      integer(at + "capacity", "queueCapacity[" + op + "]", "[1, 1048576]",
+      integer(at + "capacity", "requests", "queueCapacity[" + op + "]", "[1, 1048576]",
           "Capacity of each tier's queue of this op type; a full queue rejects with QUEUE_FULL.",
           (b, v) -> b.queueCapacity(op, v), c -> c.queueCapacity(op));
-      number(at + "slough-factor", "sloughFactor[" + op + "]", "[1, 100]",
+      number(at + "slough-factor", "× target", "sloughFactor[" + op + "]", "[1, 100]",
           "While overloaded, a request queued longer than slough-factor × target is dropped fast (SLOUGHED).",
           (b, v) -> b.sloughFactor(op, v), c -> c.sloughFactor(op));
       duration(at + "timeout", "queueTimeout[" + op + "]", "> target",
           "Hard cap on queueing time (QUEUE_TIMEOUT), the upper bound of the adaptive queue timeout.",
           (b, v) -> b.queueTimeout(op, v), c -> c.queueTimeout(op));
-      integer(at + "dispatch-weight", "dispatchWeight[" + op + "]", "[1, 1000]",
+      integer(at + "dispatch-weight", "-", "dispatchWeight[" + op + "]", "[1, 1000]",
           "Deficit-round-robin weight of this op type when a permit frees; no op type starves.",
           (b, v) -> b.dispatchWeight(op, v), c -> c.dispatchWeight(op));
     }
   }
 
   private void declareTunerAndSignals() {
-    number("tuner.latency-smoothing", "latencySmoothing", "(0, 1]",
+    number("tuner.latency-smoothing", "weight", "latencySmoothing", "(0, 1]",
         "EWMA weight of each new p90 sample in the smoothed latency the tuner compares with the target.",
         EngineConfig.Builder::latencySmoothing, EngineConfig::latencySmoothing);
-    integer("tuner.latency-min-samples", "latencyMinSamples", "[1, 1000000]",
+    integer("tuner.latency-min-samples", "samples", "latencyMinSamples", "[1, 1000000]",
         "Latency samples pooled before a p90 counts (Cinnamon: 250).",
         EngineConfig.Builder::latencyMinSamples, EngineConfig::latencyMinSamples);
-    number("tuner.queue-timeout-p90-multiple", "queueTimeoutP90Multiple", "[0, 1000]",
+    number("tuner.queue-timeout-p90-multiple", "× p90", "queueTimeoutP90Multiple", "[0, 1000]",
         "Adaptive queue timeout = this multiple of the smoothed p90, within [2 × target, timeout]; 0 = fixed.",
         EngineConfig.Builder::queueTimeoutP90Multiple, EngineConfig::queueTimeoutP90Multiple);
-    number("signals.latency.shed-factor", "latencyShedFactor", "[1, 100]",
+    number("signals.latency.shed-factor", "× latency-target", "latencyShedFactor", "[1, 100]",
         "The p90 latency signal's target is this multiple of the op type's latency-target (scope: the op type).",
         EngineConfig.Builder::latencyShedFactor, EngineConfig::latencyShedFactor);
-    number("signals.error-rate.target", "errorRateTarget", "(0, 1]",
+    number("signals.error-rate.target", "fraction", "errorRateTarget", "(0, 1]",
         "Error-rate signal target, a fraction of completions (scope: all ops).",
         EngineConfig.Builder::errorRateTarget, EngineConfig::errorRateTarget);
     duration("signals.queue-delay.target", "queueDelayTarget", "> 0",
@@ -121,15 +121,15 @@ public final class EngineConfigBinding implements ConfigBinding<EngineConfig> {
   }
 
   private void declareRejector() {
-    number("pid.kp", "kp", "[0, 100]", "PID proportional gain (Cinnamon: 0.1).",
+    number("pid.kp", "-", "kp", "[0, 100]", "PID proportional gain (Cinnamon: 0.1).",
         EngineConfig.Builder::kp, EngineConfig::kp);
-    number("pid.ki", "ki", "[0, 100]", "PID integral gain, per second (Cinnamon: 1.4).",
+    number("pid.ki", "1/s", "ki", "[0, 100]", "PID integral gain, per second (Cinnamon: 1.4).",
         EngineConfig.Builder::ki, EngineConfig::ki);
-    number("pid.kd", "kd", "[0, 100]", "PID derivative gain (Cinnamon: none).",
+    number("pid.kd", "s", "kd", "[0, 100]", "PID derivative gain (Cinnamon: none).",
         EngineConfig.Builder::kd, EngineConfig::kd);
     duration("pid.tick", "tickPeriod", "[1ms, 10s]", "Period of the control loops (PID, tuner, signal sampling).",
         EngineConfig.Builder::tickPeriod, EngineConfig::tickPeriod);
-    number("pid.max-rejection-ratio", "maxRejectionRatio", "(0, 1]", "Upper bound of every scope's rejection ratio.",
+    number("pid.max-rejection-ratio", "fraction", "maxRejectionRatio", "(0, 1]", "Upper bound of every scope's rejection ratio.",
         EngineConfig.Builder::maxRejectionRatio, EngineConfig::maxRejectionRatio);
     bind(new ConfigKey("tiers.never-shed", ValueType.listOf(ValueType.enumeration(Tier.class)), "-",
             "a prefix t0..tk, at most 5 tiers",
@@ -138,12 +138,12 @@ public final class EngineConfigBinding implements ConfigBinding<EngineConfig> {
         (b, v) -> b.neverShedTiers(((List<?>) v).toArray(new Tier[0])),
         EngineConfigBinding::sortedTiers);
     keyByField.put("neverShedTiers.size", "tiers.never-shed");
-    integer("tiers.cohorts", "cohortsPerTier", "[1, 1024]",
+    integer("tiers.cohorts", "cohorts", "cohortsPerTier", "[1, 1024]",
         "Cohorts per tier: priority level = tier × cohorts + cohort (Cinnamon: 128).",
         EngineConfig.Builder::cohortsPerTier, EngineConfig::cohortsPerTier);
     duration("tiers.cohort-epoch", "cohortEpoch", "> 0", "How often the unlucky cohorts within a tier rotate.",
         EngineConfig.Builder::cohortEpoch, EngineConfig::cohortEpoch);
-    integer("tiers.priority-window", "priorityWindow", "[10, 16777216]",
+    integer("tiers.priority-window", "requests", "priorityWindow", "[10, 16777216]",
         "Recent requests whose priority levels the ratio is cut over (Cinnamon: about 1000).",
         EngineConfig.Builder::priorityWindow, EngineConfig::priorityWindow);
   }
@@ -156,7 +156,7 @@ public final class EngineConfigBinding implements ConfigBinding<EngineConfig> {
         EngineConfig.Builder::retryAfterMin, EngineConfig::retryAfterMin);
     duration("retry-after.max", "retryAfterMax", ">= retry-after.min", "Upper bound of retry-after hints.",
         EngineConfig.Builder::retryAfterMax, EngineConfig::retryAfterMax);
-    number("retry-after.jitter", "retryAfterJitter", "[0, 1)",
+    number("retry-after.jitter", "fraction", "retryAfterJitter", "[0, 1)",
         "Fraction of each retry-after hint randomised per rejection, so clients do not return in lock-step.",
         EngineConfig.Builder::retryAfterJitter, EngineConfig::retryAfterJitter);
   }
@@ -235,19 +235,19 @@ public final class EngineConfigBinding implements ConfigBinding<EngineConfig> {
     return tiers;
   }
 
-  private void integer(String path, String field, String range, String effect,
+  private void integer(String path, String unit, String field, String range, String effect,
       BiConsumer<EngineConfig.Builder, Integer> setter, Function<EngineConfig, Integer> getter) {
-    bind(new ConfigKey(path, ValueType.INTEGER, "-", range, effect), field, Integer.class, setter, getter);
+    bind(new ConfigKey(path, ValueType.INTEGER, unit, range, effect), field, Integer.class, setter, getter);
   }
 
-  private void number(String path, String field, String range, String effect,
+  private void number(String path, String unit, String field, String range, String effect,
       BiConsumer<EngineConfig.Builder, Double> setter, Function<EngineConfig, Double> getter) {
-    bind(new ConfigKey(path, ValueType.NUMBER, "-", range, effect), field, Double.class, setter, getter);
+    bind(new ConfigKey(path, ValueType.NUMBER, unit, range, effect), field, Double.class, setter, getter);
   }
 
   private void duration(String path, String field, String range, String effect,
       BiConsumer<EngineConfig.Builder, Duration> setter, Function<EngineConfig, Duration> getter) {
-    bind(new ConfigKey(path, ValueType.DURATION, "duration", range, effect), field, Duration.class, setter, getter);
+    bind(new ConfigKey(path, ValueType.DURATION, "time", range, effect), field, Duration.class, setter, getter);
   }
 
   private <T> void bind(ConfigKey key, String field, Class<T> javaType, BiConsumer<EngineConfig.Builder, T> setter,

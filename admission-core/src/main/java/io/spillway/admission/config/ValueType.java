@@ -36,7 +36,7 @@ public abstract class ValueType<T> {
     this.docName = docName;
   }
 
-  /** How the docs name this type, e.g. {@code duration} or {@code list of tier}. */
+  /** How the docs name this type, e.g. {@code duration}, {@code tier} or {@code list of tier}. */
   public final String docName() {
     return docName;
   }
@@ -68,7 +68,7 @@ public abstract class ValueType<T> {
     E[] constants = type.getEnumConstants();
     String allowed = Arrays.stream(constants).map(c -> c.name().toLowerCase(Locale.ROOT))
         .collect(Collectors.joining(", "));
-    return scalar("one of " + allowed, text -> {
+    return scalar(type.getSimpleName().toLowerCase(Locale.ROOT), text -> {
       for (E c : constants) {
         if (c.name().equalsIgnoreCase(text.trim())) {
           return c;
@@ -125,7 +125,7 @@ public abstract class ValueType<T> {
   }
 
   private static String article(String docName) {
-    return docName.startsWith("one of") ? docName : (docName.matches("[aeiou].*") ? "an " : "a ") + docName;
+    return (docName.matches("[aeiou].*") ? "an " : "a ") + docName;
   }
 
   private static long parseLong(String text) {
