@@ -5,7 +5,10 @@ import static io.spillway.demo.TestClusters.jedis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.spillway.demo.resp.RespLimits;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,13 +23,19 @@ import redis.clients.jedis.exceptions.JedisDataException;
 /** A 3-node, 2-partition cluster in one JVM, driven by Jedis over loopback. */
 @Timeout(120)
 class ClusterTest {
+  private static final int MAX_CONNECTIONS = 24;
+
   @TempDir
   static Path dir;
   static DemoCluster cluster;
 
   @BeforeAll
   static void startCluster() throws Exception {
-    cluster = TestClusters.start(TestClusters.threeNodes(TestClusters.template(2), dir));
+    cluster = TestClusters.start(TestClusters.threeNodes(TestClusters.template(2)
+        .limits(RespLimits.builder().maxBulkBytes(4096).maxArrayLength(64).maxCommandBytes(16384)
+            .maxInlineBytes(1024).build())
+        .maxConnections(MAX_CONNECTIONS)
+        .idleTimeout(Duration.ofSeconds(2)), dir));
   }
 
   @AfterAll
@@ -112,5 +121,99 @@ class ClusterTest {
       out.add(new String((byte[]) o, StandardCharsets.UTF_8));
     }
     return out;
+  }
+
+  @Test
+  void pipelinedRepliesComeBackInRequestOrder() throws Exception {
+    try (RawRespClient c = new RawRespClient(address("n1"))) {
+      c.send("*3\r\n$3\r\nSET\r\n$2\r\npa\r\n$1\r\n1\r\n*2\r\n$3\r\nGET\r\n$2\r\npa\r\nPING\r\n"
+          + "*2\r\n$3\r\nGET\r\n$7\r\nmissing\r\n*2\r\n$4\r\nECHO\r\n$3\r\nend\r\n");
+      assertThat(c.readLine()).isEqualTo("+OK");
+      assertThat(c.readLine()).isEqualTo("$1");
+      assertThat(c.readLine()).isEqualTo("1");
+      assertThat(c.readLine()).isEqualTo("+PONG");
+      assertThat(c.readLine()).isEqualTo("$-1");
+      assertThat(c.readLine()).isEqualTo("$3");
+      assertThat(c.readLine()).isEqualTo("end");
+    }
+  }
+
+  @Test
+  void anOversizedBulkStringIsRefusedOnItsHeaderAndTheConnectionClosed() throws Exception {
+    try (RawRespClient c = new RawRespClient(address("n1"))) {
+      c.send("*2\r\n$3\r\nGET\r\n$1000000000\r\n");
+      assertThat(c.readLine()).isEqualTo("-ERR Protocol error: invalid bulk length 1000000000 (max 4096)");
+      assertThat(c.closedByServer()).isTrue();
+    }
+    try (RawRespClient c = new RawRespClient(address("n1"))) {
+      c.send("*100\r\n");
+      assertThat(c.readLine()).isEqualTo("-ERR Protocol error: invalid multibulk length 100 (max 64)");
+      assertThat(c.closedByServer()).isTrue();
+    }
+    try (Jedis j = jedis(cluster.node("n1"))) {
+      assertThat(j.ping()).isEqualTo("PONG");
+    }
+  }
+
+  @Test
+  void malformedInputGetsAProtocolErrorAfterEarlierReplies() throws Exception {
+    try (RawRespClient c = new RawRespClient(address("n2"))) {
+      c.send("PING\r\n*1\r\n+PING\r\n");
+      assertThat(c.readLine()).isEqualTo("+PONG");
+      assertThat(c.readLine()).isEqualTo("-ERR Protocol error: expected '$', got '+'");
+      assertThat(c.closedByServer()).isTrue();
+    }
+  }
+
+  @Test
+  void unknownCommandsAndBadArityKeepTheConnectionOpen() throws Exception {
+    try (RawRespClient c = new RawRespClient(address("n3"))) {
+      c.send("NOPE a b\r\nMGET\r\nPING\r\n");
+      assertThat(c.readLine()).isEqualTo("-ERR unknown command 'NOPE', with args beginning with: 'a' 'b'");
+      assertThat(c.readLine()).isEqualTo("-ERR wrong number of arguments for 'mget' command");
+      assertThat(c.readLine()).isEqualTo("+PONG");
+    }
+  }
+
+  @Test
+  void anIdleClientIsDisconnected() throws Exception {
+    try (RawRespClient c = new RawRespClient(address("n2"))) {
+      assertThat(c.closedByServer()).as("closed by the 2 s idle timeout within the 20 s read timeout").isTrue();
+    }
+  }
+
+  @Test
+  void connectionsBeyondTheCapAreRefusedWhileOthersKeepWorking() throws Exception {
+    final List<RawRespClient> clients = new ArrayList<>();
+    try {
+      int refused = 0;
+      int served = 0;
+      for (int i = 0; i < MAX_CONNECTIONS + 6; i++) {
+        final RawRespClient c = new RawRespClient(address("n3"));
+        clients.add(c);
+        final String line = c.send("PING\r\n").readLine();
+        if ("-ERR max number of clients reached".equals(line)) {
+          refused++;
+          assertThat(c.closedByServer()).isTrue();
+        } else {
+          assertThat(line).isEqualTo("+PONG");
+          served++;
+        }
+      }
+      assertThat(refused).isGreaterThanOrEqualTo(6);
+      assertThat(served).isLessThanOrEqualTo(MAX_CONNECTIONS);
+      assertThat(clients.get(0).send("PING\r\n").readLine()).isEqualTo("+PONG");
+      try (Jedis other = jedis(cluster.node("n1"))) {
+        assertThat(other.ping()).isEqualTo("PONG");
+      }
+    } finally {
+      for (RawRespClient c : clients) {
+        c.close();
+      }
+    }
+  }
+
+  private static InetSocketAddress address(String node) {
+    return cluster.node(node).respAddress();
   }
 }
