@@ -1,0 +1,44 @@
+package io.spillway.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ClientRegistryTest {
+
+  private final ClientClass batch = new ClientClass("batch", "batch-.*", 0.1, 2, Tier.T3);
+  private final ClientClass fallback = new ClientClass("default", ".*", 2.0, 1, Tier.T0);
+
+  @Test
+  void firstMatchingClassWinsAndHandlesAreStable() {
+    ClientRegistry registry = new ClientRegistry(List.of(batch), fallback, 40, 100);
+    ClientHandle b = registry.register("batch-ingest");
+    ClientHandle w = registry.register("web");
+    assertThat(registry.register("batch-ingest")).isSameAs(b);
+    assertThat(b.clientClass()).isEqualTo(batch);
+    assertThat(w.clientClass()).isEqualTo(fallback);
+    assertThat(b.maxOutstandingRequests()).isEqualTo(4);
+    assertThat(registry.find("nobody")).isNull();
+    assertThat(registry.classes()).containsExactly(batch, fallback);
+  }
+
+  @Test
+  void reclassificationKeepsCountersAndCapsFollowTheLimit() {
+    ClientRegistry registry = new ClientRegistry(List.of(batch), fallback, 40, 100);
+    ClientHandle b = registry.register("batch-ingest");
+    assertThat(Scorecard.tryCharge(b, 10)).isTrue();
+    registry.classify(List.of(), fallback, 40, 100);
+    assertThat(b.clientClass()).isEqualTo(fallback);
+    assertThat(b.outstandingRequests()).isEqualTo(1);
+    registry.updateCaps(10, 100);
+    assertThat(b.maxOutstandingRequests()).isEqualTo(20);
+  }
+
+  @Test
+  void cohortHashIsStablePerId() {
+    ClientRegistry registry = new ClientRegistry(List.of(), fallback, 40, 100);
+    assertThat(registry.register("a").hash()).isEqualTo(new ClientHandle("a", null).hash());
+    assertThat(registry.register("a").hash()).isNotEqualTo(registry.register("b").hash());
+  }
+}

@@ -1,0 +1,200 @@
+package io.spillway.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.spillway.admission.sim.VirtualClock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Many-thread invariant tests, bounded by operation counts (not time) and with a timeout on every wait: the hard cap
+ * is never exceeded (also while the limit changes), a double release never frees two permits, and every
+ * asynchronous request is answered exactly once.
+ */
+@Timeout(60)
+class InflightStressTest {
+
+  private static final int THREADS = 4;
+
+  @Test
+  void limiterNeverExceedsTheLimitWhileItChanges() throws Exception {
+    InflightLimiter limiter = new InflightLimiter(8);
+    AtomicInteger shadow = new AtomicInteger();
+    AtomicInteger maxSeen = new AtomicInteger();
+    AtomicBoolean stop = new AtomicBoolean();
+    ExecutorService pool = Executors.newFixedThreadPool(THREADS + 1);
+    try {
+      Future<?> changer = pool.submit(() -> {
+        int i = 0;
+        while (!stop.get()) {
+          limiter.setLimit(i++ % 2 == 0 ? 3 : 12);
+        }
+      });
+      List<Future<?>> workers = new ArrayList<>();
+      for (int t = 0; t < THREADS; t++) {
+        workers.add(pool.submit(() -> {
+          for (int i = 0; i < 200_000; i++) {
+            if (limiter.tryAcquire()) {
+              int now = shadow.incrementAndGet();
+              maxSeen.accumulateAndGet(now, Math::max);
+              shadow.decrementAndGet();
+              limiter.release();
+            }
+          }
+        }));
+      }
+      for (Future<?> w : workers) {
+        w.get(30, TimeUnit.SECONDS);
+      }
+      stop.set(true);
+      changer.get(10, TimeUnit.SECONDS);
+    } finally {
+      pool.shutdownNow();
+      assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    }
+    assertThat(maxSeen.get()).isBetween(1, 12);
+    assertThat(limiter.inflight()).isZero();
+
+    // With the limit held at 3, no interleaving lets a 4th permit through.
+    limiter.setLimit(3);
+    AtomicInteger over = new AtomicInteger();
+    runAll(index -> {
+      for (int i = 0; i < 100_000; i++) {
+        if (limiter.tryAcquire()) {
+          if (limiter.inflight() > 3) {
+            over.incrementAndGet();
+          }
+          limiter.release();
+        }
+      }
+    });
+    assertThat(over.get()).isZero();
+    assertThat(limiter.inflight()).isZero();
+  }
+
+  @Test
+  void engineHardCapHoldsAndConcurrentDoubleReleaseFreesOneSlot() throws Exception {
+    VirtualClock clock = new VirtualClock(0);
+    AdmissionEngine engine = AdmissionEngine.create(
+        EngineConfig.builder().initialLimit(6).minLimit(6).maxLimit(6).defaultClientClass(100, 1, Tier.T0).build(),
+        clock);
+    ClientHandle client = engine.clients().register("stress");
+    AtomicInteger shadow = new AtomicInteger();
+    AtomicInteger maxSeen = new AtomicInteger();
+    AtomicLong doubleFrees = new AtomicLong();
+    AtomicLongArray mailbox = new AtomicLongArray(THREADS);
+    runAll(index -> {
+      int me = index;
+      for (int i = 0; i < 50_000; i++) {
+        long token = engine.tryAcquire(OpType.READ, Tier.T1, client, -1, 0L);
+        if (Decisions.isAdmitted(token)) {
+          maxSeen.accumulateAndGet(shadow.incrementAndGet(), Math::max);
+          shadow.decrementAndGet();
+          // Race two releases of the same token: ours and, through the mailbox, another thread's.
+          mailbox.set(me, token);
+          boolean mine = engine.release(token, Outcome.SUCCESS, 1_000L);
+          long stolen = mailbox.getAndSet((me + 1) % THREADS, 0L);
+          boolean theirs = stolen > 0 && engine.release(stolen, Outcome.SUCCESS, 1_000L);
+          if (theirs && stolen == token && mine) {
+            doubleFrees.incrementAndGet();
+          }
+        } else {
+          assertThat(Decisions.reason(token)).isEqualTo(Reason.INFLIGHT_LIMIT);
+        }
+      }
+    });
+    assertThat(maxSeen.get()).isBetween(1, 6);
+    assertThat(doubleFrees.get()).isZero();
+    assertThat(engine.stats().inflight()).isZero();
+    assertThat(client.outstandingRequests()).isZero();
+    // Capacity is intact: exactly 6 permits can be taken now.
+    List<Long> tokens = new ArrayList<>();
+    for (int i = 0; i < 7; i++) {
+      tokens.add(engine.tryAcquire(OpType.READ, Tier.T1, client));
+    }
+    assertThat(tokens.stream().filter(Decisions::isAdmitted).count()).isEqualTo(6);
+  }
+
+  @Test
+  void everyAsyncRequestIsAnsweredExactlyOnce() throws Exception {
+    VirtualClock clock = new VirtualClock(0);
+    AdmissionEngine engine = AdmissionEngine.create(
+        EngineConfig.builder().initialLimit(4).minLimit(4).maxLimit(4).defaultClientClass(100, 1, Tier.T0)
+            .queueCapacity(OpType.READ, 64).queueCapacity(OpType.WRITE, 64).build(),
+        clock);
+    ClientHandle client = engine.clients().register("stress");
+    int perThread = 20_000;
+    AtomicIntegerArray answers = new AtomicIntegerArray(THREADS * perThread);
+    AtomicInteger admitted = new AtomicInteger();
+    AtomicInteger rejected = new AtomicInteger();
+    runAll(index -> {
+      int base = index * perThread;
+      for (int i = 0; i < perThread; i++) {
+        int id = base + i;
+        OpType op = (i & 1) == 0 ? OpType.READ : OpType.WRITE;
+        engine.submit(op, Tier.ofOrdinal(i % 6), client, Runnable::run, new AdmissionCallback() {
+          @Override
+          public void onAdmitted(long token) {
+            answers.incrementAndGet(id);
+            admitted.incrementAndGet();
+            engine.release(token, Outcome.SUCCESS, 1_000L);
+          }
+
+          @Override
+          public void onRejected(Reason reason, long retryAfterNanos) {
+            answers.incrementAndGet(id);
+            rejected.incrementAndGet();
+          }
+        });
+        if (ThreadLocalRandom.current().nextInt(64) == 0) {
+          engine.tick();
+        }
+      }
+    });
+    engine.tick();
+    for (int i = 0; i < answers.length(); i++) {
+      assertThat(answers.get(i)).as("answers of request %d", i).isEqualTo(1);
+    }
+    assertThat(admitted.get() + rejected.get()).isEqualTo(THREADS * perThread);
+    assertThat(engine.stats().inflight()).isZero();
+    assertThat(engine.stats().waiting()).isZero();
+    assertThat(client.outstandingRequests()).isZero();
+  }
+
+  /** Runs the task on THREADS threads started together; every wait is bounded. */
+  private static void runAll(java.util.function.IntConsumer task) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+    CountDownLatch start = new CountDownLatch(1);
+    try {
+      List<Future<?>> futures = new ArrayList<>();
+      for (int t = 0; t < THREADS; t++) {
+        int index = t;
+        futures.add(pool.submit(() -> {
+          assertThat(start.await(10, TimeUnit.SECONDS)).isTrue();
+          task.accept(index);
+          return null;
+        }));
+      }
+      start.countDown();
+      for (Future<?> f : futures) {
+        f.get(40, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+      assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    }
+  }
+}
