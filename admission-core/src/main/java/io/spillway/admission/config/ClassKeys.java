@@ -48,7 +48,8 @@ final class ClassKeys {
     ClientClass fallback = EngineConfig.defaults().defaultClientClass();
     values.at(DEFAULT, () -> builder.defaultClientClass(
         values.has(DEFAULT + ".share") ? values.get(DEFAULT + ".share", Double.class) : fallback.share(),
-        values.has(DEFAULT + ".floor") ? toInt("default", values.get(DEFAULT + ".floor", Long.class)) : fallback.floor(),
+        values.has(DEFAULT + ".floor")
+            ? toInt("default", values.get(DEFAULT + ".floor", Long.class)) : fallback.floor(),
         values.has(DEFAULT + ".max-tier") ? values.get(DEFAULT + ".max-tier", Tier.class) : fallback.highestTier()));
     for (String name : values.names(CLASSES)) {
       String at = CLASSES + "." + name;

@@ -63,7 +63,8 @@ public final class EngineConfigBinding implements ConfigBinding<EngineConfig> {
     integer("limit.initial", "requests", "initialLimit", "[limit.min, limit.max]",
         "Inflight limit at start and after a restart; the tuner moves it from there.",
         EngineConfig.Builder::initialLimit, EngineConfig::initialLimit);
-    integer("limit.min", "requests", "minLimit", ">= 1", "Floor of the tuned inflight limit (Cinnamon: the CPU core count).",
+    integer("limit.min", "requests", "minLimit", ">= 1",
+        "Floor of the tuned inflight limit (Cinnamon: the CPU core count).",
         EngineConfig.Builder::minLimit, EngineConfig::minLimit);
     integer("limit.max", "requests", "maxLimit", "[limit.min, 1048576]", "Ceiling of the tuned inflight limit.",
         EngineConfig.Builder::maxLimit, EngineConfig::maxLimit);
@@ -100,6 +101,9 @@ public final class EngineConfigBinding implements ConfigBinding<EngineConfig> {
   }
 
   private void declareTunerAndSignals() {
+    duration("tuner.period", "limitTuningPeriod", "[pid.tick, 100 × pid.tick]",
+        "How often the limit tuner steps; longer than the lag of the smoothed p90, so each step is judged on its "
+            + "own effect.", EngineConfig.Builder::limitTuningPeriod, EngineConfig::limitTuningPeriod);
     number("tuner.latency-smoothing", "weight", "latencySmoothing", "(0, 1]",
         "EWMA weight of each new p90 sample in the smoothed latency the tuner compares with the target.",
         EngineConfig.Builder::latencySmoothing, EngineConfig::latencySmoothing);
@@ -129,7 +133,8 @@ public final class EngineConfigBinding implements ConfigBinding<EngineConfig> {
         EngineConfig.Builder::kd, EngineConfig::kd);
     duration("pid.tick", "tickPeriod", "[1ms, 10s]", "Period of the control loops (PID, tuner, signal sampling).",
         EngineConfig.Builder::tickPeriod, EngineConfig::tickPeriod);
-    number("pid.max-rejection-ratio", "fraction", "maxRejectionRatio", "(0, 1]", "Upper bound of every scope's rejection ratio.",
+    number("pid.max-rejection-ratio", "fraction", "maxRejectionRatio", "(0, 1]",
+        "Upper bound of every scope's rejection ratio.",
         EngineConfig.Builder::maxRejectionRatio, EngineConfig::maxRejectionRatio);
     bind(new ConfigKey("tiers.never-shed", ValueType.listOf(ValueType.enumeration(Tier.class)), "-",
             "a prefix t0..tk, at most 5 tiers",

@@ -10,8 +10,8 @@ import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The engine's guarded fan-out to its {@link AdmissionListener}s (Caffeine's {@code guardedStatsCounter}, resilience4j's
- * {@code if (eventProcessor.hasConsumers())}).
+ * The engine's guarded fan-out to its {@link AdmissionListener}s (Caffeine's {@code guardedStatsCounter},
+ * resilience4j's {@code if (eventProcessor.hasConsumers())}).
  *
  * <p>The engine guards each call site with {@link #hasAny()}, so with no listener nothing is built: no event, no
  * client name lookup, no allocation. When listeners are registered, each dispatch method builds its event once and

@@ -28,7 +28,7 @@ class SpillwayConfigTest {
     EngineConfig.Builder b = EngineConfig.builder()
         .initialLimit(50).minLimit(8).maxLimit(400)
         .queueTimeoutP90Multiple(3.5).latencyShedFactor(3.0)
-        .kp(0.2).ki(1.1).kd(0.05).tickPeriod(Duration.ofMillis(250)).maxRejectionRatio(0.9)
+        .kp(0.2).ki(1.1).kd(0.05).tickPeriod(Duration.ofMillis(250)).limitTuningPeriod(Duration.ofMillis(750)).maxRejectionRatio(0.9)
         .neverShedTiers(Tier.T0, Tier.T1).cohortsPerTier(64).cohortEpoch(Duration.ofSeconds(30))
         .priorityWindow(2000).errorRateTarget(0.05).queueDelayTarget(Duration.ofMillis(40))
         .clientClass("batch", "batch-.*", 0.25, 2, Tier.T4)
@@ -91,7 +91,7 @@ class SpillwayConfigTest {
         "queueTimeoutP90Multiple", "latencyShedFactor", "kp", "ki", "kd", "tickPeriod", "maxRejectionRatio",
         "neverShedTiers", "cohortsPerTier", "cohortEpoch", "priorityWindow", "errorRateTarget", "queueDelayTarget",
         "clientClasses", "defaultClientClass", "dryRun", "retryAfterMin", "retryAfterMax", "retryAfterJitter",
-        "latencySmoothing", "latencyMinSamples");
+        "latencySmoothing", "latencyMinSamples", "limitTuningPeriod");
     assertThat(getters).containsExactlyInAnyOrderElementsOf(covered);
   }
 
