@@ -1,8 +1,11 @@
 package io.spillway.admission.config;
 
+import io.spillway.admission.AdmissionEngine;
 import io.spillway.admission.EngineConfig;
+import io.spillway.admission.event.AdmissionListeners;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 
 /**
  * Entry point of the YAML config file: {@code spillway.yaml} overlaid key by key on the embedded
@@ -32,6 +35,17 @@ public final class SpillwayConfig {
   /** Loads a config file over the embedded defaults. */
   public static EngineConfig load(Path file) throws IOException {
     return LOADER.load(file);
+  }
+
+  /**
+   * Starts watching a config file for an engine: valid new versions are applied with
+   * {@link AdmissionEngine#reconfigure}, every applied or refused reload is dispatched to {@code listeners} as a
+   * {@link io.spillway.admission.event.ReloadEvent}. Polls every second, debounces 200 ms. Close the watcher to stop.
+   */
+  public static ConfigWatcher<EngineConfig> watch(Path file, AdmissionEngine engine, AdmissionListeners listeners)
+      throws IOException {
+    return new ConfigWatcher<>(file, LOADER, engine.config(), engine::reconfigure,
+        result -> listeners.reloaded(result.toEvent()), Duration.ofSeconds(1), Duration.ofMillis(200)).start();
   }
 
   /** Loads a YAML document over the embedded defaults; {@code sourceName} names it in errors. */
