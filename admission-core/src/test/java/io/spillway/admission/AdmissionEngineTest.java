@@ -1,0 +1,286 @@
+package io.spillway.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.spillway.admission.sim.VirtualClock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import org.junit.jupiter.api.Test;
+
+/** The engine's API contract, in virtual time. */
+class AdmissionEngineTest {
+
+  private static final long MS = 1_000_000L;
+  private static final Executor DIRECT = Runnable::run;
+
+  private final VirtualClock clock = new VirtualClock(0);
+
+  private AdmissionEngine engine(EngineConfig.Builder builder) {
+    return AdmissionEngine.create(builder.build(), clock);
+  }
+
+  private static EngineConfig.Builder fixedLimit(int limit) {
+    return EngineConfig.builder().initialLimit(limit).minLimit(limit).maxLimit(limit)
+        .defaultClientClass(100, 1, Tier.T0);
+  }
+
+  /** Records the single answer of an async request. */
+  private static final class Answer implements AdmissionCallback {
+    long token;
+    Reason reason;
+    long retryAfter;
+    int calls;
+
+    @Override
+    public void onAdmitted(long t) {
+      token = t;
+      reason = Reason.ADMITTED;
+      calls++;
+    }
+
+    @Override
+    public void onRejected(Reason r, long retryAfterNanos) {
+      reason = r;
+      retryAfter = retryAfterNanos;
+      calls++;
+    }
+  }
+
+  @Test
+  void admitsBelowTheLimitRejectsAtItAndReleaseIsIdempotent() {
+    AdmissionEngine engine = engine(fixedLimit(2));
+    ClientHandle c = engine.clients().register("c");
+    long a = engine.tryAcquire(OpType.READ, Tier.T1, c);
+    long b = engine.tryAcquire(OpType.WRITE, Tier.T1, c);
+    long refused = engine.tryAcquire(OpType.READ, Tier.T1, c);
+    assertThat(Decisions.isAdmitted(a)).isTrue();
+    assertThat(Decisions.isAdmitted(b)).isTrue();
+    assertThat(Decisions.reason(refused)).isEqualTo(Reason.INFLIGHT_LIMIT);
+    assertThat(Decisions.retryAfterNanos(refused)).isBetween(10 * MS, 30_000 * MS);
+    assertThat(engine.stats().inflight()).isEqualTo(2);
+    assertThat(c.outstandingRequests()).isEqualTo(2);
+
+    assertThat(engine.release(a, Outcome.SUCCESS, MS)).isTrue();
+    assertThat(engine.release(a, Outcome.SUCCESS, MS)).isFalse();
+    assertThat(engine.release(-1L, Outcome.SUCCESS, MS)).isFalse();
+    assertThat(engine.stats().inflight()).isEqualTo(1);
+    assertThat(Decisions.isAdmitted(engine.tryAcquire(OpType.READ, Tier.T1, c))).isTrue();
+    assertThat(engine.stats().admitted(Tier.T1)).isEqualTo(3);
+    assertThat(engine.stats().rejected(Reason.INFLIGHT_LIMIT)).isEqualTo(1);
+  }
+
+  @Test
+  void clientOverItsCapGetsClientLimitOnAHealthyNodeWhileOthersAreAdmitted() {
+    AdmissionEngine engine = engine(fixedLimit(20).clientClass("batch", "batch-.*", 0.1, 1, Tier.T0));
+    ClientHandle noisy = engine.clients().register("batch-1");
+    ClientHandle other = engine.clients().register("web");
+    assertThat(Decisions.isAdmitted(engine.tryAcquire(OpType.READ, Tier.T2, noisy))).isTrue();
+    assertThat(Decisions.isAdmitted(engine.tryAcquire(OpType.READ, Tier.T2, noisy))).isTrue();
+    long third = engine.tryAcquire(OpType.READ, Tier.T2, noisy);
+    assertThat(Decisions.reason(third)).isEqualTo(Reason.CLIENT_LIMIT);
+    assertThat(Decisions.retryAfterNanos(third)).isPositive();
+    assertThat(Decisions.isAdmitted(engine.tryAcquire(OpType.READ, Tier.T2, other))).isTrue();
+  }
+
+  @Test
+  void claimedTierIsCappedToTheClientClassHighestTier() {
+    AdmissionEngine engine = engine(fixedLimit(4).clientClass("batch", "batch-.*", 1, 1, Tier.T3));
+    ClientHandle batch = engine.clients().register("batch-1");
+    engine.tryAcquire(OpType.READ, Tier.T0, batch);
+    assertThat(engine.stats().admitted(Tier.T0)).isZero();
+    assertThat(engine.stats().admitted(Tier.T3)).isEqualTo(1);
+  }
+
+  @Test
+  void asyncRequestsQueueAtTheLimitAndAreDispatchedWhenAPermitFrees() {
+    AdmissionEngine engine = engine(fixedLimit(1));
+    ClientHandle c = engine.clients().register("c");
+    Answer first = new Answer();
+    Answer second = new Answer();
+    engine.submit(OpType.READ, Tier.T2, c, DIRECT, first);
+    engine.submit(OpType.READ, Tier.T2, c, DIRECT, second);
+    assertThat(first.reason).isEqualTo(Reason.ADMITTED);
+    assertThat(second.calls).as("queued, not answered").isZero();
+    assertThat(engine.stats().waiting()).isEqualTo(1);
+
+    clock.advance(3 * MS);
+    engine.release(first.token, Outcome.SUCCESS, 3 * MS);
+    assertThat(second.reason).isEqualTo(Reason.ADMITTED);
+    assertThat(second.calls).isEqualTo(1);
+    assertThat(engine.stats().dispatched(Tier.T2)).isEqualTo(1);
+    assertThat(engine.stats().waiting()).isZero();
+  }
+
+  @Test
+  void higherTiersLeaveTheQueueFirst() {
+    AdmissionEngine engine = engine(fixedLimit(1));
+    ClientHandle c = engine.clients().register("c");
+    Answer running = new Answer();
+    engine.submit(OpType.WRITE, Tier.T3, c, DIRECT, running);
+    Answer batch = new Answer();
+    Answer critical = new Answer();
+    engine.submit(OpType.WRITE, Tier.T5, c, DIRECT, batch);
+    engine.submit(OpType.WRITE, Tier.T1, c, DIRECT, critical);
+    engine.release(running.token, Outcome.SUCCESS, MS);
+    assertThat(critical.reason).isEqualTo(Reason.ADMITTED);
+    assertThat(batch.calls).isZero();
+  }
+
+  @Test
+  void queuedRequestsFailFastOnTimeoutAtTheNextTickEvenIfNoPermitFrees() {
+    AdmissionEngine engine = engine(fixedLimit(1).queueTimeout(OpType.READ, Duration.ofMillis(50)));
+    ClientHandle c = engine.clients().register("c");
+    Answer running = new Answer();
+    Answer waiting = new Answer();
+    engine.submit(OpType.READ, Tier.T2, c, DIRECT, running);
+    engine.submit(OpType.READ, Tier.T2, c, DIRECT, waiting);
+    clock.advance(60 * MS);
+    engine.tick();
+    assertThat(waiting.reason).isEqualTo(Reason.QUEUE_TIMEOUT);
+    assertThat(waiting.retryAfter).isPositive();
+    assertThat(c.outstandingRequests()).as("charge returned").isEqualTo(1);
+  }
+
+  @Test
+  void deadlineThatCannotBeMetIsRejectedAtOnce() {
+    AdmissionEngine engine = engine(fixedLimit(1).initialServiceTime(OpType.READ, Duration.ofMillis(2)));
+    ClientHandle c = engine.clients().register("c");
+    long now = clock.read();
+    long tooClose = engine.tryAcquire(OpType.READ, Tier.T1, c, -1, now + MS, Decisions.NO_COST_HINT, now);
+    assertThat(Decisions.reason(tooClose)).isEqualTo(Reason.DEADLINE);
+
+    Answer running = new Answer();
+    engine.submit(OpType.READ, Tier.T1, c, DIRECT, running);
+    for (int i = 0; i < 3; i++) {
+      engine.submit(OpType.READ, Tier.T1, c, DIRECT, new Answer());
+    }
+    // 3 waiting x 2 ms / limit 1 = 6 ms of expected wait + 2 ms of service: a 5 ms deadline cannot be met.
+    Answer late = new Answer();
+    engine.submit(OpType.READ, Tier.T1, c, -1, now + 5 * MS, Decisions.NO_COST_HINT, DIRECT, late);
+    assertThat(late.reason).isEqualTo(Reason.DEADLINE);
+    Answer fine = new Answer();
+    engine.submit(OpType.READ, Tier.T1, c, -1, now + 50 * MS, Decisions.NO_COST_HINT, DIRECT, fine);
+    assertThat(fine.calls).as("queued").isZero();
+  }
+
+  @Test
+  void signalAboveTargetShedsLowTiersFirstWithRetryAfterFromTheRatio() {
+    AdmissionEngine engine = engine(fixedLimit(100).cohortsPerTier(4));
+    ClientHandle c = engine.clients().register("c");
+    double[] pressure = {3.0};
+    engine.addSignal(Signal.of("pressure", SignalScope.all(), 1.0, () -> pressure[0]));
+    for (int tick = 0; tick < 20; tick++) {
+      for (Tier tier : Tier.values()) {
+        for (int i = 0; i < 20; i++) {
+          engine.release(engine.tryAcquire(OpType.READ, tier, c), Outcome.SUCCESS, MS);
+        }
+      }
+      clock.advance(100 * MS);
+      engine.tick();
+    }
+    assertThat(engine.stats().rejectionRatio()).isGreaterThan(0.5);
+    long t5 = engine.tryAcquire(OpType.READ, Tier.T5, c);
+    assertThat(Decisions.reason(t5)).isEqualTo(Reason.SHED_TIER);
+    assertThat(Decisions.retryAfterNanos(t5)).isGreaterThan(100 * MS);
+    assertThat(Decisions.isAdmitted(engine.tryAcquire(OpType.READ, Tier.T0, c))).as("T0 never shed").isTrue();
+
+    pressure[0] = 0.0;
+    for (int tick = 0; tick < 20; tick++) {
+      clock.advance(100 * MS);
+      engine.tick();
+    }
+    assertThat(engine.stats().rejectionRatio()).isZero();
+    assertThat(Decisions.isAdmitted(engine.tryAcquire(OpType.READ, Tier.T5, c))).isTrue();
+  }
+
+  @Test
+  void dryRunAdmitsAndCountsWhatItWouldReject() {
+    AdmissionEngine engine = engine(fixedLimit(1).dryRun(true).clientClass("b", "b", 0.1, 1, Tier.T0));
+    ClientHandle b = engine.clients().register("b");
+    long first = engine.tryAcquire(OpType.SCAN, Tier.T4, b);
+    long second = engine.tryAcquire(OpType.SCAN, Tier.T4, b);
+    assertThat(Decisions.isAdmitted(first)).isTrue();
+    assertThat(Decisions.isAdmitted(second)).isTrue();
+    assertThat(engine.stats().wouldReject(Reason.CLIENT_LIMIT, Tier.T4, OpType.SCAN)).isEqualTo(1);
+    assertThat(engine.stats().wouldReject(Reason.INFLIGHT_LIMIT, Tier.T4, OpType.SCAN)).isEqualTo(1);
+    assertThat(engine.stats().rejected(Tier.T4)).isZero();
+    assertThat(engine.release(first, Outcome.SUCCESS, MS)).isTrue();
+    assertThat(engine.release(second, Outcome.SUCCESS, MS)).isTrue();
+    assertThat(engine.stats().inflight()).isZero();
+    assertThat(b.outstandingRequests()).isZero();
+  }
+
+  @Test
+  void reconfigureClampsTheLimitKeepsPermitsAndSwitchesModes() {
+    AdmissionEngine engine = engine(fixedLimit(8).minLimit(2));
+    ClientHandle c = engine.clients().register("c");
+    List<Long> tokens = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      tokens.add(engine.tryAcquire(OpType.READ, Tier.T1, c));
+    }
+    engine.reconfigure(engine.config().toBuilder().initialLimit(3).maxLimit(3).dryRun(true).build());
+    assertThat(engine.stats().limit()).isEqualTo(3);
+    assertThat(engine.stats().dryRun()).isTrue();
+    assertThat(Decisions.isAdmitted(engine.tryAcquire(OpType.READ, Tier.T1, c))).as("dry run admits").isTrue();
+    for (long token : tokens) {
+      assertThat(engine.release(token, Outcome.SUCCESS, MS)).isTrue();
+    }
+    engine.reconfigure(engine.config().toBuilder().dryRun(false).build());
+    assertThat(engine.stats().inflight()).isEqualTo(1);
+    assertThatThrownBy(() -> engine.reconfigure(engine.config().toBuilder().maxLimit(1 << 20).build()))
+        .hasMessageStartingWith("maxLimit must be <= 2048");
+  }
+
+  @Test
+  void completionStageCompletesWithAPermitOrTheRejection() {
+    AdmissionEngine engine = engine(fixedLimit(1).clientClass("b", "b", 0.01, 1, Tier.T0));
+    ClientHandle c = engine.clients().register("c");
+    CompletionStage<Permit> ok = engine.acquireAsync(OpType.READ, Tier.T1, c, -1, Decisions.NO_DEADLINE, DIRECT);
+    Permit permit = ok.toCompletableFuture().join();
+    ClientHandle b = engine.clients().register("b");
+    engine.acquireAsync(OpType.READ, Tier.T1, b, -1, Decisions.NO_DEADLINE, DIRECT);
+    CompletionStage<Permit> refused =
+        engine.acquireAsync(OpType.READ, Tier.T1, b, -1, Decisions.NO_DEADLINE, DIRECT);
+    assertThatThrownBy(() -> refused.toCompletableFuture().join())
+        .isInstanceOf(CompletionException.class)
+        .cause().isInstanceOfSatisfying(AdmissionRejectedException.class, e -> {
+          assertThat(e.reason()).isEqualTo(Reason.CLIENT_LIMIT);
+          assertThat(e.retryAfterNanos()).isPositive();
+        });
+    assertThat(permit.release(Outcome.SUCCESS, MS)).isTrue();
+    assertThat(permit.release(Outcome.SUCCESS, MS)).isFalse();
+  }
+
+  @Test
+  void aThrowingCallbackOrARefusingExecutorCannotLeakAPermit() {
+    AdmissionEngine engine = engine(fixedLimit(1));
+    ClientHandle c = engine.clients().register("c");
+    engine.submit(OpType.READ, Tier.T1, c, DIRECT, new AdmissionCallback() {
+      @Override
+      public void onAdmitted(long token) {
+        throw new IllegalStateException("bug in caller");
+      }
+
+      @Override
+      public void onRejected(Reason reason, long retryAfterNanos) {}
+    });
+    assertThat(engine.stats().inflight()).isZero();
+
+    Answer holder = new Answer();
+    engine.submit(OpType.READ, Tier.T1, c, DIRECT, holder);
+    Answer refusedHandOff = new Answer();
+    engine.submit(OpType.READ, Tier.T1, c, task -> {
+      throw new RejectedExecutionException("shut down");
+    }, refusedHandOff);
+    engine.release(holder.token, Outcome.SUCCESS, MS);
+    assertThat(refusedHandOff.reason).isEqualTo(Reason.EXECUTOR_REJECTED);
+    assertThat(engine.stats().inflight()).isZero();
+    assertThat(c.outstandingRequests()).isZero();
+  }
+}

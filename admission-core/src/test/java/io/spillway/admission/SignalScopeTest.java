@@ -1,0 +1,53 @@
+package io.spillway.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.spillway.admission.control.PriorityDistribution;
+import io.spillway.pid.PidConfig;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SignalScopeTest {
+
+  @Test
+  void scopesMatchByOpPartitionAndClient() {
+    SignalScope writes7 = SignalScope.of(OpSet.WRITES, 7);
+    assertThat(writes7.matches(OpType.WRITE, 7, "any")).isTrue();
+    assertThat(writes7.matches(OpType.WRITE, 3, "any")).isFalse();
+    assertThat(writes7.matches(OpType.READ, 7, "any")).isFalse();
+    assertThat(SignalScope.client("x").matches(OpType.SCAN, -1, "x")).isTrue();
+    assertThat(SignalScope.client("x").matches(OpType.SCAN, -1, "y")).isFalse();
+    assertThat(SignalScope.all().isAll()).isTrue();
+    assertThat(SignalScope.of(OpSet.ALL)).isSameAs(SignalScope.all());
+    assertThat(SignalScope.of(OpSet.WRITES, 7)).isEqualTo(writes7).hasSameHashCodeAs(writes7);
+    assertThat(writes7).hasToString("WRITES/partition=7");
+  }
+
+  @Test
+  void requestIsShedWhenAnyMatchingScopeCutsItsLevel() {
+    ClientHandle a = new ClientHandle("a", new ClassCaps(new ClientClass("d", ".*", 1, 1, Tier.T0), 8, 1));
+    List<Signal> signals = List.of(Signal.of("lag", SignalScope.of(OpSet.WRITES, 7), 1.0, () -> 2.0));
+    RejectorSet set = RejectorSet.build(signals, null,
+        scope -> new ScopeRejector(scope, null, PidConfig.defaults(), () -> 0L, 12));
+    assertThat(set.rejectors()).hasSize(2);
+    assertThat(set.all().scope).isEqualTo(SignalScope.all());
+    PriorityDistribution distribution = new PriorityDistribution(12, 1000);
+    for (int level = 0; level < 12; level++) {
+      distribution.record(level);
+    }
+    distribution.roll();
+    ScopeRejector lag = set.rejectors()[1];
+    lag.update(1.0, distribution, 2);
+    assertThat(lag.ratio()).isPositive();
+    int cut = lag.cut();
+    assertThat(cut).isBetween(2, 11);
+    assertThat(set.sheds(11, OpType.WRITE, 7, a)).isTrue();
+    assertThat(set.sheds(11, OpType.WRITE, 3, a)).as("other partition").isFalse();
+    assertThat(set.sheds(11, OpType.READ, 7, a)).as("reads").isFalse();
+    assertThat(set.sheds(cut - 1, OpType.WRITE, 7, a)).as("below the cut").isFalse();
+    // Rebuilding keeps the PID state of surviving scopes.
+    RejectorSet rebuilt = RejectorSet.build(signals, set,
+        scope -> new ScopeRejector(scope, null, PidConfig.defaults(), () -> 0L, 12));
+    assertThat(rebuilt.rejectors()[1]).isSameAs(lag);
+  }
+}
