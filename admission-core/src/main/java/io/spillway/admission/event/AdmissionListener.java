@@ -21,7 +21,7 @@ public interface AdmissionListener {
   /** The inflight limit changed. */
   default void onLimitChange(LimitChangeEvent event) {}
 
-  /** An op type's queue switched between FIFO and LIFO. */
+  /** A queue (op type, tier band) switched between FIFO and LIFO. */
   default void onModeChange(ModeChangeEvent event) {}
 
   /** A config reload was applied or refused. */

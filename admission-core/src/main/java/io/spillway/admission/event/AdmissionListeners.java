@@ -113,12 +113,12 @@ public final class AdmissionListeners {
   }
 
   /** Dispatches a {@link ModeChangeEvent}. */
-  public void modeChanged(OpType op, QueueMode previousMode, QueueMode newMode, long atNanos) {
+  public void modeChanged(OpType op, Tier tier, QueueMode previousMode, QueueMode newMode, long atNanos) {
     AdmissionListener[] current = listeners;
     if (current.length == 0) {
       return;
     }
-    ModeChangeEvent event = new ModeChangeEvent(op, previousMode, newMode, atNanos);
+    ModeChangeEvent event = new ModeChangeEvent(op, tier, previousMode, newMode, atNanos);
     for (AdmissionListener listener : current) {
       try {
         listener.onModeChange(event);

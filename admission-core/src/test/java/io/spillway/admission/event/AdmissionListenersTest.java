@@ -78,14 +78,14 @@ class AdmissionListenersTest {
     listeners.admitted(OpType.READ, Tier.T1, "web", 0, false, 10);
     listeners.rejected(OpType.WRITE, Tier.T5, "batch", Reason.SHED_TIER, 2_000_000, false, 11);
     listeners.limitChanged(32, 30, 12);
-    listeners.modeChanged(OpType.SCAN, QueueMode.FIFO, QueueMode.LIFO, 13);
+    listeners.modeChanged(OpType.SCAN, Tier.T4, QueueMode.FIFO, QueueMode.LIFO, 13);
     listeners.reloaded(new ReloadEvent(true, "spillway.yaml", List.of("limit.max: 100 -> 200"), List.of()));
 
     List<Object> expected = List.of(
         new AdmitEvent(OpType.READ, Tier.T1, "web", 0, false, 10),
         new RejectEvent(OpType.WRITE, Tier.T5, "batch", Reason.SHED_TIER, 2_000_000, false, 11),
         new LimitChangeEvent(32, 30, 12),
-        new ModeChangeEvent(OpType.SCAN, QueueMode.FIFO, QueueMode.LIFO, 13),
+        new ModeChangeEvent(OpType.SCAN, Tier.T4, QueueMode.FIFO, QueueMode.LIFO, 13),
         new ReloadEvent(true, "spillway.yaml", List.of("limit.max: 100 -> 200"), List.of()));
     assertThat(first.events).isEqualTo(expected);
     assertThat(second.events).isEqualTo(expected);
