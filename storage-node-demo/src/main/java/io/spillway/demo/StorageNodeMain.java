@@ -1,0 +1,198 @@
+package io.spillway.demo;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.spillway.demo.admin.AdminHttpServer;
+import io.spillway.demo.command.Tier;
+import io.spillway.demo.load.LoadGenerator;
+import io.spillway.demo.load.LoadSettings;
+import io.spillway.demo.raft.PeerAddress;
+import io.spillway.demo.resp.RespLimits;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Command line of the storage node demo: {@code cluster} (three nodes in this JVM), {@code node} (one node of a
+ * multi-process cluster) and {@code load} (the built-in RESP load generator). Run with {@code --help}.
+ */
+public final class StorageNodeMain {
+  private static final Set<String> NODE_OPTIONS = Set.of("data-dir", "partitions", "bind", "admin-port",
+      "max-connections", "max-bulk-bytes", "max-array-length", "idle-timeout-ms", "storage-threads", "storage-queue",
+      "request-timeout-ms", "default-tier", "resp-port", "raft-port", "id", "peers");
+  private static final Set<String> LOAD_OPTIONS = Set.of("targets", "connections", "rate", "duration", "read-ratio",
+      "keys", "value-bytes", "tiers", "max-outstanding");
+
+  static final String HELP = """
+      Spillway storage node demo: a replicated RESP key-value store (Netty, Ratis, RocksDB).
+
+      Usage:
+        java -jar storage-node-demo.jar cluster [options]   three nodes of every partition in this JVM
+        java -jar storage-node-demo.jar node --id ID --peers PEERS [options]   one node of a multi-process cluster
+        java -jar storage-node-demo.jar load [load options]   open-loop RESP load, per-tier table every second
+        java -jar storage-node-demo.jar --help
+
+      Node and cluster options:
+        --data-dir DIR          data directory (cluster: DIR/n1..n3; default data/cluster or data/<id>);
+                                survives restarts: Raft logs and RocksDB are recovered from it
+        --partitions N          partitions (Raft groups of 3), 1..64; every node must agree (default 2)
+        --bind HOST             address for every port (default 127.0.0.1)
+        --resp-port P           RESP port (cluster: P, P+1, P+2 for n1..n3; default 6379)
+        --raft-port P           cluster only: Raft gRPC ports P..P+2 (default 9871)
+        --id ID                 node only: this node's id, one of --peers
+        --peers LIST            node only: all nodes as id=host:raftPort,... in the same order on every node
+        --admin-port P          admin HTTP (/metrics /status /config); -1 disables (default 9090, node: 9090)
+        --chaos                 enable POST /chaos/... fault injection on the admin port
+        --max-connections N     open RESP connections (default 10000)
+        --max-bulk-bytes N      largest bulk string (default 1048576)
+        --max-array-length N    most arguments per command (default 1024)
+        --idle-timeout-ms N     close connections idle this long (default 300000)
+        --storage-threads N     storage executor threads (default: cores, at least 2)
+        --storage-queue N       storage executor queue (default 1024)
+        --request-timeout-ms N  reply with an error after this long (default 5000)
+        --default-tier tN       tier of connections that send no SPILLWAY.TIER (default t3)
+
+      Load options:
+        --targets LIST          host:port,... (default 127.0.0.1:6379,127.0.0.1:6380,127.0.0.1:6381)
+        --connections N         client connections (default 6)
+        --rate N                total requests per second, open loop (default 2000)
+        --duration S            seconds to run (default 30)
+        --read-ratio R          fraction of GETs, the rest SETs (default 0.8)
+        --keys N                key space (default 10000)
+        --value-bytes N         SET value size (default 100)
+        --tiers LIST            tiers given to connections round-robin (default t1,t3,t5)
+        --max-outstanding N     unanswered requests per connection before sends are skipped (default 256)
+
+      Example: a 3-node cluster, then load against it, then redis-cli:
+        java -jar storage-node-demo.jar cluster --chaos
+        java -jar storage-node-demo.jar load --rate 3000 --duration 20
+        redis-cli -p 6379 SET hello world; redis-cli -p 6380 GET hello; curl localhost:9090/status
+      """;
+
+  private StorageNodeMain() {
+  }
+
+  /** Entry point. */
+  public static void main(String[] args) throws Exception {
+    if (args.length == 0 || Arrays.asList(args).contains("--help") || Arrays.asList(args).contains("-h")) {
+      System.out.print(HELP);
+      return;
+    }
+    final List<String> rest = Arrays.asList(args).subList(1, args.length);
+    try {
+      switch (args[0]) {
+        case "cluster" -> runCluster(new CliOptions(rest, NODE_OPTIONS, Set.of("chaos")));
+        case "node" -> runNode(new CliOptions(rest, NODE_OPTIONS, Set.of("chaos")));
+        case "load" -> runLoad(new CliOptions(rest, LOAD_OPTIONS, Set.of()));
+        default -> throw new IllegalArgumentException("unknown mode '" + args[0] + "': use cluster, node or load");
+      }
+    } catch (IllegalArgumentException e) {
+      System.err.println("error: " + e.getMessage());
+      System.err.println("run with --help for usage");
+      System.exit(2);
+    }
+  }
+
+  private static NodeConfig.Builder nodeTemplate(CliOptions o) {
+    return NodeConfig.builder()
+        .partitions(o.integer("partitions", 2))
+        .bindHost(o.string("bind", "127.0.0.1"))
+        .maxConnections(o.integer("max-connections", 10_000))
+        .limits(RespLimits.builder().maxBulkBytes(o.integer("max-bulk-bytes", 1 << 20))
+            .maxArrayLength(o.integer("max-array-length", 1024))
+            .maxCommandBytes(Math.max(8L << 20, o.integer("max-bulk-bytes", 1 << 20))).build())
+        .idleTimeout(Duration.ofMillis(o.integer("idle-timeout-ms", 300_000)))
+        .storage(o.integer("storage-threads", Math.max(2, Runtime.getRuntime().availableProcessors())),
+            o.integer("storage-queue", 1024))
+        .requestTimeout(Duration.ofMillis(o.integer("request-timeout-ms", 5000)))
+        .defaultTier(Tier.parse(o.string("default-tier", "t3")))
+        .chaos(o.flag("chaos"));
+  }
+
+  private static void runCluster(CliOptions o) throws Exception {
+    final int raftBase = o.integer("raft-port", 9871);
+    final List<NodeConfig> configs = DemoCluster.threeNodes(nodeTemplate(o),
+        Path.of(o.string("data-dir", "data/cluster")), o.string("bind", "127.0.0.1"),
+        new int[] {raftBase, raftBase + 1, raftBase + 2}, o.integer("resp-port", 6379));
+    final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    final DemoCluster cluster = new DemoCluster(configs, registry);
+    final AdminHttpServer admin = admin(o, registry, cluster::nodes, () -> describe(configs));
+    final CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      if (admin != null) {
+        admin.close();
+      }
+      cluster.close(); // followers first, the node leading the most partitions last
+      stopped.countDown();
+    }, "shutdown"));
+    cluster.start();
+    for (StorageNode n : cluster.nodes()) {
+      System.out.printf("%s: RESP on %s%n", n.config().nodeId(), n.respAddress());
+    }
+    if (admin != null) {
+      admin.start(o.string("bind", "127.0.0.1"), o.integer("admin-port", 9090));
+    }
+    stopped.await();
+  }
+
+  private static void runNode(CliOptions o) throws Exception {
+    if (!o.has("id") || !o.has("peers")) {
+      throw new IllegalArgumentException("node mode needs --id and --peers (e.g. --id n1 --peers "
+          + "n1=127.0.0.1:9871,n2=127.0.0.1:9872,n3=127.0.0.1:9873)");
+    }
+    final String id = o.string("id", null);
+    final List<PeerAddress> peers = PeerAddress.parseList(o.string("peers", ""));
+    final NodeConfig config = nodeTemplate(o).nodeId(id).peers(peers)
+        .dataDir(Path.of(o.string("data-dir", "data/" + id))).respPort(o.integer("resp-port", 6379)).build();
+    final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    final StorageNode node = new StorageNode(config, registry);
+    final AdminHttpServer admin = admin(o, registry, () -> List.of(node), config::describe);
+    final CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      if (admin != null) {
+        admin.close();
+      }
+      node.close(Duration.ofSeconds(3)); // hand leaderships to caught-up followers first
+      stopped.countDown();
+    }, "shutdown"));
+    node.start();
+    if (admin != null) {
+      admin.start(config.resp().bindHost(), o.integer("admin-port", 9090));
+    }
+    stopped.await();
+  }
+
+  private static AdminHttpServer admin(CliOptions o, PrometheusMeterRegistry registry,
+      java.util.function.Supplier<List<StorageNode>> nodes, java.util.function.Supplier<Object> config) {
+    return o.integer("admin-port", 9090) < 0 ? null : new AdminHttpServer(nodes, registry, config, o.flag("chaos"));
+  }
+
+  private static Object describe(List<NodeConfig> configs) {
+    final Map<String, Object> m = new LinkedHashMap<>();
+    configs.forEach(c -> m.put(c.nodeId(), c.describe()));
+    return m;
+  }
+
+  private static void runLoad(CliOptions o) throws Exception {
+    final List<InetSocketAddress> targets = new ArrayList<>();
+    for (String t : o.string("targets", "127.0.0.1:6379,127.0.0.1:6380,127.0.0.1:6381").split(",")) {
+      final int colon = t.lastIndexOf(':');
+      if (colon <= 0) {
+        throw new IllegalArgumentException("target must look like host:port, was '" + t + "'");
+      }
+      targets.add(new InetSocketAddress(t.substring(0, colon).trim(), Integer.parseInt(t.substring(colon + 1))));
+    }
+    final List<Tier> tiers = Arrays.stream(o.string("tiers", "t1,t3,t5").split(",")).map(Tier::parse).toList();
+    final LoadSettings settings = new LoadSettings(targets, o.integer("connections", 6), o.integer("rate", 2000),
+        Duration.ofSeconds(o.integer("duration", 30)), o.decimal("read-ratio", 0.8), o.integer("keys", 10_000),
+        o.integer("value-bytes", 100), tiers, o.integer("max-outstanding", 256));
+    new LoadGenerator(settings, System.out).run();
+  }
+}

@@ -1,0 +1,185 @@
+package io.spillway.demo.load;
+
+import io.spillway.demo.command.Tier;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One open-loop RESP client connection: a writer thread sends GET/SET on a fixed schedule whether or not replies
+ * came back (up to {@code maxOutstanding} unanswered, beyond which the scheduled send is skipped and counted), and a
+ * reader thread parses replies in order and records their outcome and latency.
+ */
+final class LoadConnection implements AutoCloseable {
+  private final Socket socket;
+  private final OutputStream out;
+  private final InputStream in;
+  private final ArrayBlockingQueue<Long> sentAt;
+  private final TierStats stats;
+  private final LoadSettings settings;
+  private final long intervalNanos;
+  private final byte[] value;
+  private volatile boolean running = true;
+  private Thread writer;
+  private Thread reader;
+
+  LoadConnection(InetSocketAddress target, Tier tier, String name, LoadSettings settings, TierStats stats)
+      throws IOException {
+    this.settings = settings;
+    this.stats = stats;
+    this.sentAt = new ArrayBlockingQueue<>(settings.maxOutstanding());
+    this.intervalNanos = Math.max(1, 1_000_000_000L * settings.connections() / settings.ratePerSecond());
+    this.value = "v".repeat(settings.valueBytes()).getBytes(StandardCharsets.US_ASCII);
+    socket = new Socket();
+    socket.connect(target, 5_000);
+    socket.setTcpNoDelay(true);
+    socket.setSoTimeout(30_000);
+    out = new BufferedOutputStream(socket.getOutputStream(), 16 << 10);
+    in = new BufferedInputStream(socket.getInputStream(), 16 << 10);
+    command("CLIENT", "SETNAME", name);
+    command("SPILLWAY.TIER", tier.wireName());
+    out.flush();
+    for (int i = 0; i < 2; i++) {
+      final String line = readLine();
+      if (!line.startsWith("+")) {
+        throw new IOException("setup of " + name + " failed: " + line);
+      }
+    }
+  }
+
+  void start(String name) {
+    writer = new Thread(this::writeLoop, name + "-writer");
+    reader = new Thread(this::readLoop, name + "-reader");
+    writer.setDaemon(true);
+    reader.setDaemon(true);
+    reader.start();
+    writer.start();
+  }
+
+  private void writeLoop() {
+    long next = System.nanoTime() + ThreadLocalRandom.current().nextLong(intervalNanos);
+    try {
+      while (running) {
+        final long wait = next - System.nanoTime();
+        if (wait > 0) {
+          LockSupport.parkNanos(wait);
+          continue;
+        }
+        next += intervalNanos;
+        if (sentAt.remainingCapacity() == 0) {
+          stats.skipped.increment();
+          continue;
+        }
+        final ThreadLocalRandom r = ThreadLocalRandom.current();
+        final String key = "key:" + r.nextInt(settings.keys());
+        sentAt.add(System.nanoTime());
+        if (r.nextDouble() < settings.readRatio()) {
+          command("GET", key);
+        } else {
+          command("SET", key, value);
+        }
+        out.flush();
+      }
+    } catch (IOException e) {
+      running = false;
+    }
+  }
+
+  private void readLoop() {
+    try {
+      while (running || !sentAt.isEmpty()) {
+        final int type = in.read();
+        if (type < 0) {
+          throw new EOFException();
+        }
+        final String line = readLine();
+        if (type == '$' || type == '*') {
+          skipBody(type, Integer.parseInt(line));
+        }
+        final Long start = sentAt.poll();
+        stats.recordReply(start == null ? 0 : System.nanoTime() - start, type != '-', line.startsWith("BUSY"));
+      }
+    } catch (IOException | RuntimeException e) {
+      if (running) {
+        stats.errors.add(Math.max(1, sentAt.size()));
+      }
+      running = false;
+    }
+  }
+
+  private void skipBody(int type, int n) throws IOException {
+    if (type == '$') {
+      if (n >= 0) {
+        in.readNBytes(n + 2);
+      }
+      return;
+    }
+    for (int i = 0; i < n; i++) {
+      final int t = in.read();
+      final String line = readLine();
+      if (t == '$' || t == '*') {
+        skipBody(t, Integer.parseInt(line));
+      }
+    }
+  }
+
+  private String readLine() throws IOException {
+    final StringBuilder b = new StringBuilder();
+    int c;
+    while ((c = in.read()) != '\n') {
+      if (c < 0) {
+        throw new EOFException();
+      }
+      if (c != '\r') {
+        b.append((char) c);
+      }
+    }
+    return b.toString();
+  }
+
+  private void command(Object... args) throws IOException {
+    out.write(("*" + args.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
+    for (Object a : args) {
+      final byte[] bytes = a instanceof byte[] raw ? raw : ((String) a).getBytes(StandardCharsets.UTF_8);
+      out.write(("$" + bytes.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
+      out.write(bytes);
+      out.write('\r');
+      out.write('\n');
+    }
+  }
+
+  /** Stops sending, gives outstanding replies up to {@code drainMillis} to arrive, then closes the socket. */
+  void stop(long drainMillis) {
+    running = false;
+    try {
+      if (writer != null) {
+        writer.join(drainMillis);
+      }
+      if (reader != null) {
+        reader.join(drainMillis);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    close();
+  }
+
+  @Override
+  public void close() {
+    running = false;
+    try {
+      socket.close();
+    } catch (IOException ignored) {
+      // closing anyway
+    }
+  }
+}
