@@ -30,6 +30,9 @@ final class ServiceTimes {
     }
     int i = op.ordinal();
     long current = estimateNanos.get(i);
-    estimateNanos.lazySet(i, Math.max(1L, current + ((serviceNanos - current) >> SHIFT)));
+    long next = Math.max(1L, current + ((serviceNanos - current) >> SHIFT));
+    if (next != current) { // a settled estimate costs no store, so no cache-line traffic between cores
+      estimateNanos.lazySet(i, next);
+    }
   }
 }
