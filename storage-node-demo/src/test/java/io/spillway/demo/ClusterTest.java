@@ -124,10 +124,11 @@ class ClusterTest {
   }
 
   @Test
-  void pipelinedRepliesComeBackInRequestOrder() throws Exception {
+  void pipelinedCommandsKeepTheirOrder() throws Exception {
     try (RawRespClient c = new RawRespClient(address("n1"))) {
       c.send("*3\r\n$3\r\nSET\r\n$2\r\npa\r\n$1\r\n1\r\n*2\r\n$3\r\nGET\r\n$2\r\npa\r\nPING\r\n"
-          + "*2\r\n$3\r\nGET\r\n$7\r\nmissing\r\n*2\r\n$4\r\nECHO\r\n$3\r\nend\r\n");
+          + "*2\r\n$3\r\nGET\r\n$7\r\nmissing\r\n*2\r\n$4\r\nECHO\r\n$3\r\nend\r\n"
+          + "SET pa 2\r\nGET pa\r\nDEL pa\r\nGET pa\r\n");
       assertThat(c.readLine()).isEqualTo("+OK");
       assertThat(c.readLine()).isEqualTo("$1");
       assertThat(c.readLine()).isEqualTo("1");
@@ -135,6 +136,11 @@ class ClusterTest {
       assertThat(c.readLine()).isEqualTo("$-1");
       assertThat(c.readLine()).isEqualTo("$3");
       assertThat(c.readLine()).isEqualTo("end");
+      assertThat(c.readLine()).as("a pipelined read sees the write before it").isEqualTo("+OK");
+      assertThat(c.readLine()).isEqualTo("$1");
+      assertThat(c.readLine()).isEqualTo("2");
+      assertThat(c.readLine()).isEqualTo(":1");
+      assertThat(c.readLine()).isEqualTo("$-1");
     }
   }
 

@@ -5,7 +5,10 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.spillway.demo.command.CommandException;
+import io.spillway.demo.command.DataCommand;
 import io.spillway.demo.command.DataCommandParser;
+import io.spillway.demo.command.OpType;
+import io.spillway.demo.command.Tier;
 import io.spillway.demo.pipeline.RequestPipeline;
 import io.spillway.demo.resp.RespCommand;
 import io.spillway.demo.resp.RespProtocolError;
@@ -20,9 +23,16 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Session commands are answered at once; data commands go to the {@link RequestPipeline}, which never blocks.
  * RESP clients pipeline requests and expect replies in request order, while data commands finish in any order:
- * each request takes a slot in a FIFO and replies leave only from its head. At most {@code maxPipelined} requests
- * of a connection are in flight; beyond that (or while the socket's outbound buffer is above its high-water mark)
- * the connection stops being read, which pushes back on the client through TCP instead of buffering.
+ * each request takes a slot in a FIFO and replies leave only from its head.
+ *
+ * <p>Pipelined data commands keep their program order where it is observable, as Redis's one-at-a-time execution
+ * does: a write starts only when every earlier command of the connection has finished, and a read or scan only when
+ * every earlier write has; reads between writes run concurrently. A command's tier and client name are taken when
+ * it arrives, so a {@code SPILLWAY.TIER} between pipelined commands applies from that point on.
+ *
+ * <p>At most {@code maxPipelined} data commands of a connection are waiting or running; beyond that (or while the
+ * socket's outbound buffer is above its high-water mark) the connection stops being read, which pushes back on the
+ * client through TCP instead of buffering.
  */
 final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
   private static final Logger LOG = LoggerFactory.getLogger(RespConnectionHandler.class);
@@ -32,13 +42,20 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
     boolean closeAfter;
   }
 
+  /** A parsed data command waiting for the commands it must follow. */
+  private record Pending(Slot slot, DataCommand command, Tier tier, String client) {
+  }
+
   private final RequestPipeline pipeline;
   private final DataCommandParser parser;
   private final SessionCommands sessionCommands;
   private final int maxPipelined;
   private final Session session;
   private final ArrayDeque<Slot> slots = new ArrayDeque<>();
+  private final ArrayDeque<Pending> waiting = new ArrayDeque<>();
   private int inflight;
+  private int runningReads;
+  private int runningWrites;
   private boolean closing;
 
   RespConnectionHandler(RequestPipeline pipeline, DataCommandParser parser, SessionCommands sessionCommands,
@@ -73,20 +90,10 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
     final String name = command.name();
     if (DataCommandParser.isDataCommand(name)) {
       try {
-        final CompletableFuture<RespReply> reply =
-            pipeline.submit(session.tier, session.clientName, parser.parse(command));
-        if (reply.isDone()) {
-          slot.reply = reply.join();
-          return;
-        }
+        waiting.add(new Pending(slot, parser.parse(command), session.tier, session.clientName));
         inflight++;
+        startReady(ctx);
         updateAutoRead(ctx);
-        reply.whenComplete((r, e) -> ctx.executor().execute(() -> {
-          inflight--;
-          slot.reply = e == null ? r : RespReply.err("internal error: " + e.getMessage());
-          drain(ctx);
-          updateAutoRead(ctx);
-        }));
       } catch (CommandException e) {
         slot.reply = e.reply();
       }
@@ -96,6 +103,44 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
     } else {
       slot.reply = RespReply.err(unknownCommand(command));
     }
+  }
+
+  /** Starts waiting commands, in order, as long as the head may run next to what is running. */
+  private void startReady(ChannelHandlerContext ctx) {
+    while (!waiting.isEmpty()) {
+      final Pending next = waiting.peek();
+      final boolean write = next.command().opType() == OpType.WRITE;
+      if (runningWrites > 0 || (write && runningReads > 0)) {
+        return;
+      }
+      waiting.poll();
+      if (write) {
+        runningWrites++;
+      } else {
+        runningReads++;
+      }
+      final CompletableFuture<RespReply> reply = pipeline.submit(next.tier(), next.client(), next.command());
+      if (reply.isDone()) {
+        finished(next, write, reply.join());
+      } else {
+        reply.whenComplete((r, e) -> ctx.executor().execute(() -> {
+          finished(next, write, e == null ? r : RespReply.err("internal error: " + e.getMessage()));
+          startReady(ctx);
+          drain(ctx);
+          updateAutoRead(ctx);
+        }));
+      }
+    }
+  }
+
+  private void finished(Pending pending, boolean write, RespReply reply) {
+    if (write) {
+      runningWrites--;
+    } else {
+      runningReads--;
+    }
+    inflight--;
+    pending.slot().reply = reply;
   }
 
   private static String unknownCommand(RespCommand command) {

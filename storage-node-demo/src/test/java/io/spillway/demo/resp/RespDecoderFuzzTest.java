@@ -92,7 +92,7 @@ class RespDecoderFuzzTest {
   @Provide
   Arbitrary<List<List<byte[]>>> argLists() {
     final Arbitrary<byte[]> arg = Arbitraries.bytes().array(byte[].class).ofMaxSize(64);
-    return arg.list().ofMinSize(1).ofMaxSize(8).list().ofMinSize(1).ofMaxSize(4);
+    return arg.list().ofMinSize(1).ofMaxSize(4).list().ofMinSize(1).ofMaxSize(4); // within maxCommandBytes
   }
 
   @Provide
