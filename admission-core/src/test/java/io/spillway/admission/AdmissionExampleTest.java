@@ -3,8 +3,12 @@ package io.spillway.admission;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.spillway.admission.sim.VirtualClock;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Executor;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -66,5 +70,16 @@ class AdmissionExampleTest {
     assertThat(log).hasToString("limit=64 inflight=0");
     assertThat(stats.admitted(Tier.T1)).isEqualTo(1);
     assertThat(stats.admitted(Tier.T2)).isEqualTo(1);
+  }
+
+  @Test
+  void docShowsThisExampleVerbatim() throws IOException {
+    String source = Files.readString(Path.of("src/test/java/io/spillway/admission/AdmissionExampleTest.java"));
+    String block = source.substring(source.indexOf("// EXAMPLE-START\n") + "// EXAMPLE-START\n".length(),
+        source.indexOf("    // EXAMPLE-END"));
+    String dedented = block.lines().map(l -> l.startsWith("    ") ? l.substring(4) : l)
+        .collect(Collectors.joining("\n"));
+    String doc = Files.readString(Path.of("..", "docs", "admission-core.md"));
+    assertThat(doc).contains(dedented);
   }
 }
