@@ -49,7 +49,7 @@ final class Dispatcher implements DeficitRoundRobin.Lanes<QueuedRequest> {
   private final AtomicInteger status = new AtomicInteger(IDLE);
   private volatile boolean maintenanceRequested;
 
-  @SuppressWarnings("unchecked")
+  @SuppressWarnings({"unchecked", "rawtypes"}) // generic array creation
   Dispatcher(EngineConfig config, Ticker ticker, Sink sink) {
     this.sink = sink;
     this.queues = new MpscCodelQueue[OpType.count()][TIERS];
