@@ -5,7 +5,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** {@code --name value} and {@code --flag} options of one mode; unknown or malformed options fail with a clear message. */
+/**
+ * {@code --name value} and {@code --flag} options of one mode; unknown or malformed options fail with a clear
+ * message.
+ */
 final class CliOptions {
   private final Map<String, String> values = new HashMap<>();
 

@@ -9,9 +9,10 @@ import java.util.List;
 /**
  * Incremental RESP2 request decoder with hard size bounds.
  *
- * <p>Decodes the two request forms of the Redis protocol (https://redis.io/docs/latest/develop/reference/protocol-spec/):
- * multibulk arrays ({@code *<n>\r\n} followed by {@code n} bulk strings {@code $<len>\r\n<bytes>\r\n}) and inline
- * commands (one line of space-separated words, no quoting). The decoder is a resumable state machine: bytes already
+ * <p>Decodes the two request forms of the Redis protocol
+ * (https://redis.io/docs/latest/develop/reference/protocol-spec/): multibulk arrays ({@code *<n>\r\n} followed
+ * by {@code n} bulk strings {@code $<len>\r\n<bytes>\r\n}) and inline commands (one line of space-separated
+ * words, no quoting). The decoder is a resumable state machine: bytes already
  * parsed are never scanned again, so a command that trickles in one byte at a time costs linear time.
  *
  * <p>Bounds (see {@link RespLimits}) are checked on the header, before the body is buffered: the most this decoder

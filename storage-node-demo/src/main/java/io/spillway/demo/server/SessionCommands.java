@@ -45,7 +45,10 @@ final class SessionCommands {
         session.closeAfterReply = true;
         return RespReply.OK;
       case "SELECT":
-        return n != 2 ? arity("select") : "0".equals(c.argString(1)) ? RespReply.OK : RespReply.err("DB index is out of range");
+        if (n != 2) {
+          return arity("select");
+        }
+        return "0".equals(c.argString(1)) ? RespReply.OK : RespReply.err("DB index is out of range");
       case "CLIENT":
         return client(c, session);
       case "HELLO":
