@@ -3,8 +3,8 @@ package io.spillway.codel;
 /**
  * The consumer side's private store of waiting entries: an array deque with parallel arrays for the entry, its
  * enqueue time and its deadline, so serving from either end and dropping from the middle allocate nothing.
- * Enqueue times are kept non-decreasing from head to tail (see {@link #addLast}), so the head is always the entry
- * that has waited longest. Not thread-safe: only the queue's consumer touches it.
+ * Entries arrive in claim order with non-decreasing enqueue times ({@link MpscIntake#headEnqueuedAt()}), so the head
+ * is always the entry that has waited longest. Not thread-safe: only the queue's consumer touches it.
  *
  * @param <E> the type of entries
  */
@@ -16,7 +16,6 @@ final class EntryDeque<E> {
   private int mask;
   private int head;
   private int size;
-  private long latestEnqueuedAt = Long.MIN_VALUE;
 
   EntryDeque(int initialCapacity) {
     allocate(Math.max(2, Integer.highestOneBit(Math.max(1, initialCapacity) - 1) << 1));
@@ -30,19 +29,11 @@ final class EntryDeque<E> {
     return size == 0;
   }
 
-  /**
-   * Appends at the tail. Producers stamp their time just before claiming a slot, so two racing producers may land in
-   * the ring in the opposite order of their stamps; such an entry is re-stamped with its predecessor's (later) time,
-   * which keeps the head the oldest entry at the cost of under-counting its sojourn by the length of that race.
-   */
+  /** Appends at the tail; {@code enqueued} is never earlier than the current tail's. */
   void addLast(E entry, long enqueued, long deadline) {
     if (size == entries.length) {
       allocate(entries.length << 1);
     }
-    if (latestEnqueuedAt != Long.MIN_VALUE && enqueued - latestEnqueuedAt < 0) {
-      enqueued = latestEnqueuedAt;
-    }
-    latestEnqueuedAt = enqueued;
     int slot = (head + size) & mask;
     entries[slot] = entry;
     enqueuedAt[slot] = enqueued;

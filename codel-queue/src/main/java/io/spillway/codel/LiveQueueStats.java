@@ -94,11 +94,6 @@ final class LiveQueueStats implements QueueStats {
     REFUSED.getAndAdd(this, 1L);
   }
 
-  /** Consumer only. */
-  void recordServed() {
-    increment(SERVED);
-  }
-
   /** Consumer only; never QUEUE_FULL. */
   void recordDrop(DropReason reason) {
     switch (reason) {
@@ -116,8 +111,11 @@ final class LiveQueueStats implements QueueStats {
     }
   }
 
-  /** Consumer only. */
-  void publish(QueueMode currentMode, long currentMinSojourn) {
+  /** Consumer only, once per call: stores only the values that changed. */
+  void publish(QueueMode currentMode, long currentMinSojourn, long currentServed) {
+    if ((long) SERVED.getOpaque(this) != currentServed) {
+      SERVED.setRelease(this, currentServed);
+    }
     if (MODE.getOpaque(this) != currentMode) {
       MODE.setRelease(this, currentMode);
     }

@@ -49,7 +49,10 @@ public final class MpscCodelQueue<E> {
   private final EntryDeque<E> waiting;
   private final OverloadDetector detector;
   private QueueMode mode = QueueMode.FIFO;
+  /** Entries ended and served during the current consumer call; published by {@link #endConsumerCall()}. */
   private long endedInCall;
+  private long servedInCall;
+  private long servedTotal;
 
   /**
    * Creates an empty queue in FIFO mode; the first interval starts now.
@@ -102,28 +105,60 @@ public final class MpscCodelQueue<E> {
   public E poll() {
     long now = beginConsumerCall();
     try {
-      while (!waiting.isEmpty()) {
-        DropReason reason = dropReason(waiting.firstSlot(), now);
-        if (reason == null) {
-          break;
+      if (!waiting.isEmpty()) {
+        sampleOverload(now, waiting.enqueuedAt(waiting.firstSlot()));
+      } else {
+        // Nothing was moved into the deque, so the intake's head is the oldest waiting entry and, in FIFO mode, the
+        // one to serve. Serving it straight from the ring skips the copy into the deque and back. Any drop takes the
+        // general path below, so a drop handler that offers never sees its entry in this same call.
+        Object head = intake.peek();
+        sampleOverload(now, head == null ? now : intake.headEnqueuedAt());
+        if (mode == QueueMode.FIFO) {
+          if (head == null) {
+            return null;
+          }
+          if (dropReason(intake.headEnqueuedAt(), intake.headDeadline(), now) == null) {
+            intake.take();
+            endedInCall++;
+            servedInCall++;
+            @SuppressWarnings("unchecked")
+            E entry = (E) head;
+            return entry;
+          }
         }
-        drop(waiting.removeFirst(), reason);
       }
-      while (!waiting.isEmpty()) {
-        boolean fifo = mode == QueueMode.FIFO;
-        DropReason reason = dropReason(fifo ? waiting.firstSlot() : waiting.lastSlot(), now);
-        E entry = fifo ? waiting.removeFirst() : waiting.removeLast();
-        endedInCall++;
-        if (reason == null) {
-          stats.recordServed();
-          return entry;
-        }
-        dropEnded(entry, reason);
-      }
-      return null;
+      intake.drainTo(waiting);
+      return pollWaiting(now);
     } finally {
       endConsumerCall();
     }
+  }
+
+  /** {@link #poll()} over the deque: drops the oldest entries that have a reason, then serves head or tail. */
+  private E pollWaiting(long now) {
+    while (!waiting.isEmpty()) {
+      DropReason reason = dropReason(waiting.firstSlot(), now);
+      if (reason == null) {
+        if (mode == QueueMode.FIFO) { // the head was just checked: serve it
+          endedInCall++;
+          servedInCall++;
+          return waiting.removeFirst();
+        }
+        break;
+      }
+      drop(waiting.removeFirst(), reason);
+    }
+    while (!waiting.isEmpty()) { // LIFO: serve the newest, dropping on the way those with a reason (a deadline)
+      DropReason reason = dropReason(waiting.lastSlot(), now);
+      E entry = waiting.removeLast();
+      endedInCall++;
+      if (reason == null) {
+        servedInCall++;
+        return entry;
+      }
+      dropEnded(entry, reason);
+    }
+    return null;
   }
 
   /**
@@ -136,6 +171,8 @@ public final class MpscCodelQueue<E> {
     long now = beginConsumerCall();
     long before = endedInCall;
     try {
+      intake.drainTo(waiting);
+      sampleOverload(now, waiting.isEmpty() ? now : waiting.enqueuedAt(waiting.firstSlot()));
       int size = waiting.size();
       int kept = 0;
       for (int i = 0; i < size; i++) {
@@ -195,29 +232,44 @@ public final class MpscCodelQueue<E> {
       config = requested;
       intake.setLimit(requested.capacity());
     }
-    intake.drainTo(waiting);
-    long sojourn = waiting.isEmpty() ? 0 : Math.max(0, now - waiting.enqueuedAt(waiting.firstSlot()));
-    if (detector.sample(now, sojourn, config.targetNanos(), config.intervalNanos()) && detector.overloaded()) {
-      mode = QueueMode.LIFO;
-    }
     return now;
   }
 
+  /**
+   * Feeds the overload detector the sojourn of the oldest waiting entry ({@code oldestEnqueuedAt == now} when the
+   * queue is empty) and switches to LIFO at a boundary that finds the queue overloaded.
+   */
+  private void sampleOverload(long now, long oldestEnqueuedAt) {
+    long sojourn = Math.max(0, now - oldestEnqueuedAt);
+    if (detector.sample(now, sojourn, config.targetNanos(), config.intervalNanos()) && detector.overloaded()) {
+      mode = QueueMode.LIFO;
+    }
+  }
+
+  /**
+   * Publishes what the call changed, once per call rather than per entry. "Empty" means the deque: the general path
+   * drained every published entry into it, and the fast path only runs in FIFO mode, which it leaves unchanged.
+   */
   private void endConsumerCall() {
     if (waiting.isEmpty()) {
       mode = QueueMode.FIFO;
     }
     intake.ended(endedInCall);
     endedInCall = 0;
-    stats.publish(mode, detector.minSojourn());
+    servedTotal += servedInCall;
+    servedInCall = 0;
+    stats.publish(mode, detector.minSojourn(), servedTotal);
   }
 
   private DropReason dropReason(int slot, long now) {
-    long deadline = waiting.deadline(slot);
+    return dropReason(waiting.enqueuedAt(slot), waiting.deadline(slot), now);
+  }
+
+  private DropReason dropReason(long enqueuedAt, long deadline, long now) {
     if (deadline != NO_DEADLINE && now - deadline >= 0) {
       return DropReason.DEADLINE;
     }
-    long sojourn = now - waiting.enqueuedAt(slot);
+    long sojourn = now - enqueuedAt;
     if (sojourn >= config.queueTimeoutNanos()) {
       return DropReason.QUEUE_TIMEOUT;
     }
