@@ -3,15 +3,16 @@ package io.spillway.admission;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Monotonic, lock-free decision counters (striped {@link LongAdder}s): per tier and kind (admitted at once, queued,
- * dispatched from a queue, rejected), per rejection reason, per outcome, and the dry-run "would reject" counts per
- * reason × tier × op type. The control loop derives per-interval rates from differences.
+ * Monotonic, lock-free decision counters (striped {@link LongAdder}s): per tier and kind (queued, dispatched from a
+ * queue, rejected), per rejection reason, per outcome, and the dry-run "would reject" counts per reason × tier × op
+ * type. (Requests admitted at once are counted by {@link LevelCounters}, folded with the priority distribution's
+ * arrivals.) The control loop derives per-interval rates from differences.
  */
 final class AdmissionCounters {
 
-  /** What happened to a request, per tier. */
+  /** What happened to a request, per tier, off the fast path. */
   enum Kind {
-    ADMITTED, QUEUED, DISPATCHED, REJECTED
+    QUEUED, DISPATCHED, REJECTED
   }
 
   private static final int TIERS = Tier.count();

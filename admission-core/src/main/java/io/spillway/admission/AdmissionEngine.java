@@ -230,7 +230,7 @@ public final class AdmissionEngine {
     }
     try {
       Settings previous = path.settings;
-      Settings settings = new Settings(next, previous);
+      Settings settings = new Settings(next, previous, path.ticker.read());
       boolean levelsChanged = settings.distribution != previous.distribution;
       path.settings = settings;
       loop.reconfigure(previous.config, next, levelsChanged);

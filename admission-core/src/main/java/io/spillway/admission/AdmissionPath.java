@@ -26,6 +26,7 @@ final class AdmissionPath implements Dispatcher.Sink {
   final PermitTable permits;
   final ServiceTimes serviceTimes;
   final AdmissionCounters counters = new AdmissionCounters();
+  final LevelCounters levels = new LevelCounters();
   final LatencyRecorder[] latency = new LatencyRecorder[OpType.count()];
   final LatencyRecorder queueWait = new LatencyRecorder(LATENCY_CEILING_NANOS);
   final RetryAfterEstimator retry = new RetryAfterEstimator();
@@ -40,7 +41,7 @@ final class AdmissionPath implements Dispatcher.Sink {
     this.limiter = new InflightLimiter(config.initialLimit);
     this.permits = new PermitTable(Math.max(4096, 4 * config.maxLimit));
     this.serviceTimes = new ServiceTimes(config);
-    this.settings = new Settings(config, null);
+    this.settings = new Settings(config, null, ticker.read());
     for (int i = 0; i < latency.length; i++) {
       latency[i] = new LatencyRecorder(LATENCY_CEILING_NANOS);
     }
@@ -55,7 +56,8 @@ final class AdmissionPath implements Dispatcher.Sink {
   long acquire(OpType op, Tier tier, ClientHandle client, int partition, long deadlineNanos, long costNanos,
       long nowNanos, boolean queueable) {
     Settings s = settings;
-    int t = effectiveTier(tier, client);
+    ClassCaps caps = client.caps;
+    int t = Math.max(tier.ordinal(), caps.highestTierOrdinal);
     long service = serviceTimes.estimateNanos(op);
     if (deadlineNanos != Decisions.NO_DEADLINE && deadlineNanos - nowNanos < service) {
       if (!s.dryRun) {
@@ -64,18 +66,20 @@ final class AdmissionPath implements Dispatcher.Sink {
       counters.wouldReject(Reason.DEADLINE, t, op);
     }
     long units = Scorecard.units(costNanos > 0 ? costNanos : service);
-    if (!Scorecard.tryCharge(client, units)) {
+    if (!Scorecard.tryCharge(client, caps, units)) {
       if (!s.dryRun) {
         return reject(s, Reason.CLIENT_LIMIT, t, op);
       }
       counters.wouldReject(Reason.CLIENT_LIMIT, t, op);
       Scorecard.forceCharge(client, units);
     }
-    int level = t * s.cohortsPerTier + s.cohorts.cohort(client.hash(), nowNanos);
-    s.distribution.record(level);
-    if (level >= s.firstSheddableLevel && rejectors.sheds(level, op, partition, client)) {
+    int cohort = s.cohortCache.cohort(client, nowNanos);
+    int level = t * s.cohortsPerTier + cohort;
+    RejectorSet set = rejectors;
+    if (level >= s.firstSheddableLevel && set.mayShed(level) && set.sheds(level, op, partition, client)) {
       if (!s.dryRun) {
         Scorecard.discharge(client, units);
+        levels.passedOn(t, cohort);
         return reject(s, Reason.SHED_TIER, t, op);
       }
       counters.wouldReject(Reason.SHED_TIER, t, op);
@@ -85,9 +89,11 @@ final class AdmissionPath implements Dispatcher.Sink {
         counters.wouldReject(Reason.INFLIGHT_LIMIT, t, op);
         limiter.forceAcquire();
       } else if (queueable) {
+        levels.passedOn(t, cohort);
         return QUEUE;
       } else {
         Scorecard.discharge(client, units);
+        levels.passedOn(t, cohort);
         return reject(s, Reason.INFLIGHT_LIMIT, t, op);
       }
     }
@@ -95,9 +101,10 @@ final class AdmissionPath implements Dispatcher.Sink {
     if (token == 0) { // only possible in dry-run, once the permit table itself is full
       limiter.release();
       Scorecard.discharge(client, units);
+      levels.passedOn(t, cohort);
       return reject(s, Reason.INFLIGHT_LIMIT, t, op);
     }
-    counters.count(t, Kind.ADMITTED);
+    levels.admitted(t, cohort); // the arrival for the priority distribution and the tier's admitted count
     return token;
   }
 

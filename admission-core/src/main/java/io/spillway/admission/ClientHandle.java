@@ -15,6 +15,8 @@ public final class ClientHandle {
   /** Packed by {@link Scorecard}: outstanding count in the high bits, outstanding cost units in the low bits. */
   final AtomicLong outstanding = new AtomicLong();
   volatile ClassCaps caps;
+  /** The client's cohort in the current epoch, memoised by {@link CohortCache}: {@code epochSerial << 16 | cohort}. */
+  volatile long cohortMemo;
 
   ClientHandle(String id, ClassCaps caps) {
     this.id = id;

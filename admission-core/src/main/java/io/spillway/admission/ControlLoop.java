@@ -144,7 +144,7 @@ final class ControlLoop {
     int waiting = dispatcher.waiting();
     queueDelaySignal.set(waits.count() > 0 ? waits.p90Nanos() : (waiting > 0 ? Double.NaN : 0.0));
 
-    long admitted = path.counters.total(Kind.ADMITTED);
+    long admitted = path.levels.admittedTotal();
     long queued = path.counters.total(Kind.QUEUED);
     long dispatched = path.counters.total(Kind.DISPATCHED);
     long in = (admitted - lastAdmitted) + (queued - lastQueued);
@@ -169,6 +169,7 @@ final class ControlLoop {
     }
     RejectorSet set = path.rejectors;
     PriorityDistribution distribution = s.distribution;
+    path.levels.feed(distribution, s.cohortsPerTier);
     distribution.roll();
     double maxRatio = 0;
     for (ScopeRejector r : set.rejectors()) {
@@ -179,6 +180,8 @@ final class ControlLoop {
       r.update(m, distribution, s.firstSheddableLevel);
       maxRatio = Math.max(maxRatio, r.ratio());
     }
+    set.refreshLowestCut();
+    s.cohortCache.advance(now);
     path.retry.update(waiting, throughput, meanServiceNanos, limit, maxRatio, c.ki, c.tickPeriodNanos);
     throughputPerSecond = throughput;
     errorRate = errors01;
@@ -274,6 +277,7 @@ final class ControlLoop {
     for (ScopeRejector r : path.rejectors.rejectors()) {
       r.retune(pid, levelsChanged ? next.levels() : r.cut());
     }
+    path.rejectors.refreshLowestCut();
   }
 
   int limit() {

@@ -163,7 +163,7 @@ public final class EngineStats {
 
   /** Requests of a tier admitted at once (not queued) since start. */
   public long admitted(Tier tier) {
-    return path.counters.count(tier, Kind.ADMITTED);
+    return path.levels.admitted(tier.ordinal());
   }
 
   /** Requests of a tier sent to the waiting room (including those refused because it was full) since start. */

@@ -36,7 +36,11 @@ final class Scorecard {
 
   /** Charges the client if it stays within both caps; lock-free and allocation-free. */
   static boolean tryCharge(ClientHandle client, long units) {
-    ClassCaps caps = client.caps;
+    return tryCharge(client, client.caps, units);
+  }
+
+  /** {@link #tryCharge(ClientHandle, long)} with the caps the caller already read. */
+  static boolean tryCharge(ClientHandle client, ClassCaps caps, long units) {
     int maxCount = caps.maxOutstanding;
     long maxCost = caps.maxCostUnits;
     for (;;) {

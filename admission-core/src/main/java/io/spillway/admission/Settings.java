@@ -12,16 +12,18 @@ final class Settings {
 
   final EngineConfig config;
   final Cohorts cohorts;
+  final CohortCache cohortCache;
   final int cohortsPerTier;
   final PriorityDistribution distribution;
   final int firstSheddableLevel;
   final boolean dryRun;
   final RetryAfter retryAfter;
 
-  Settings(EngineConfig config, Settings previous) {
+  Settings(EngineConfig config, Settings previous, long nowNanos) {
     this.config = config;
     this.cohortsPerTier = config.cohortsPerTier;
     this.cohorts = new Cohorts(config.cohortsPerTier, config.cohortEpochNanos);
+    this.cohortCache = new CohortCache(cohorts, nowNanos);
     boolean sameLevels = previous != null && previous.config.levels() == config.levels()
         && previous.config.priorityWindow == config.priorityWindow;
     this.distribution = sameLevels ? previous.distribution

@@ -15,6 +15,8 @@ import io.spillway.admission.Outcome;
 import io.spillway.admission.Tier;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -26,6 +28,7 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 
 /**
@@ -34,8 +37,10 @@ import org.openjdk.jmh.annotations.Threads;
  * {@code SimpleLimiter} with a windowed {@code Gradient2Limit}? Each op is one acquire and one release; every
  * benchmark runs with 1 thread ({@code OneThread}) and 2 threads ({@code TwoThreads}) in the same run. Spillway
  * runs twice: {@code spillway} reads the system ticker on acquire, {@code spillwayPassedTime} is given a time the
- * embedder already has, which isolates the cost of the clock read. Each thread is its own client (a realistic
- * node serves many), so the per-client scorecard word is not artificially shared.
+ * embedder already has (refreshed every iteration, as a server's per-request timestamp would be), which isolates
+ * the cost of the clock read; {@code systemNanoTime} is that clock read alone. Each thread is its own client (a
+ * realistic node serves many), so the per-client scorecard word is not artificially shared. The engine ticks every
+ * 100 ms on a daemon thread, as in a deployment (the tick advances the cohort epoch and samples the recorders).
  *
  * <p>Run: {@code mvn -B -q -pl benchmarks -am package -DskipTests && java -jar benchmarks/target/benchmarks.jar
  * 'AdmissionFastPathBenchmark' -prof gc -f 1 -wi 3 -w 1s -i 5 -r 1s}
@@ -55,16 +60,30 @@ public abstract class AdmissionFastPathBenchmark {
     Bulkhead bulkhead;
     SimpleLimiter<Void> netflix;
 
+    ScheduledExecutorService ticker;
+
     @Setup(Level.Trial)
     public void setUp() {
       engine = AdmissionEngine.create(EngineConfig.builder()
           .initialLimit(1024).minLimit(1024).maxLimit(1024)
           .build());
+      ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "spillway-tick");
+        t.setDaemon(true);
+        return t;
+      });
+      engine.start(ticker);
       bulkhead = Bulkhead.of("bench", BulkheadConfig.custom()
           .maxConcurrentCalls(1_000_000).maxWaitDuration(Duration.ZERO).build());
       netflix = SimpleLimiter.newBuilder()
           .limit(WindowedLimit.newBuilder().build(Gradient2Limit.newBuilder().initialLimit(1024).build()))
           .build();
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() throws InterruptedException {
+      ticker.shutdownNow();
+      ticker.awaitTermination(5, TimeUnit.SECONDS);
     }
   }
 
@@ -73,12 +92,22 @@ public abstract class AdmissionFastPathBenchmark {
   public static class Client {
     private static final AtomicInteger IDS = new AtomicInteger();
     ClientHandle handle;
-    long now = 1_000_000_000L;
+    long now;
 
     @Setup(Level.Trial)
     public void setUp(Guards guards) {
       handle = guards.engine.clients().register("client-" + IDS.incrementAndGet());
     }
+
+    @Setup(Level.Iteration)
+    public void readClock() {
+      now = System.nanoTime(); // the engine's ticker is Ticker.system(): System.nanoTime
+    }
+  }
+
+  @Benchmark
+  public long systemNanoTime() {
+    return System.nanoTime();
   }
 
   @Benchmark

@@ -44,8 +44,21 @@ public final class Cohorts {
    * @return the cohort, in [0, cohortsPerTier)
    */
   public int cohort(long clientHash, long nowNanos) {
-    long epoch = Math.floorDiv(nowNanos, epochNanos);
-    long h = fmix64(clientHash ^ fmix64(epoch + 0x9E3779B97F4A7C15L));
+    return cohortInEpoch(clientHash, epochMix(Math.floorDiv(nowNanos, epochNanos)));
+  }
+
+  /**
+   * The epoch's share of the cohort function, {@code fmix64(epochIndex + φ)}: a caller that knows the epoch (e.g.
+   * a cache refreshed once per epoch) computes it once and calls {@link #cohortInEpoch} per client, so that
+   * {@code cohort(h, t) == cohortInEpoch(h, epochMix(epochIndex(t)))}.
+   */
+  public static long epochMix(long epochIndex) {
+    return fmix64(epochIndex + 0x9E3779B97F4A7C15L);
+  }
+
+  /** The client's cohort in the epoch whose {@link #epochMix} is given, in [0, cohortsPerTier). */
+  public int cohortInEpoch(long clientHash, long epochMix) {
+    long h = fmix64(clientHash ^ epochMix);
     return (int) (((h >>> 32) * cohortsPerTier) >>> 32);
   }
 

@@ -68,6 +68,24 @@ public final class PriorityDistribution {
     arrivals.getAndIncrement(level);
   }
 
+  /**
+   * Records {@code count} arriving requests of one level at once (e.g. arrivals a caller counted itself). Any
+   * thread; lock-free and allocation-free.
+   *
+   * @param level the requests' priority level, in [0, levels)
+   * @param count how many, >= 0
+   * @throws IllegalArgumentException if the level is out of range or the count negative
+   */
+  public void record(int level, long count) {
+    if (level < 0 || level >= levels) {
+      throw new IllegalArgumentException("level must be >= 0 and < " + levels + ", was " + level);
+    }
+    if (count < 0) {
+      throw new IllegalArgumentException("count must be >= 0, was " + count);
+    }
+    arrivals.getAndAdd(level, count);
+  }
+
   /** Moves the arrivals since the last roll into the window, then decays it to about {@code window} requests. */
   public void roll() {
     double total = 0.0;

@@ -52,6 +52,27 @@ class LatencyRecorderTest {
   }
 
   @Test
+  void bucketsAreExactlyHdrHistogramsSoEveryStatisticMatchesIt() {
+    LatencyRecorder recorder = new LatencyRecorder(MINUTE);
+    org.HdrHistogram.Histogram reference = new org.HdrHistogram.Histogram(1, MINUTE, LatencyRecorder.SIGNIFICANT_DIGITS);
+    SplittableRandom random = new SplittableRandom(11);
+    for (int i = 0; i < 50_000; i++) {
+      long value = (long) Math.pow(10, random.nextDouble(0, Math.log10(MINUTE))); // 1 ns .. 60 s, log-uniform
+      assertThat(LatencyRecorder.lowestValueAt(LatencyRecorder.index(value)))
+          .isEqualTo(reference.lowestEquivalentValue(value));
+      recorder.record(value);
+      reference.recordValue(value);
+    }
+    LatencySample s = recorder.sample();
+    assertThat(s.count()).isEqualTo(reference.getTotalCount());
+    assertThat(s.p50Nanos()).isEqualTo(reference.getValueAtPercentile(50.0));
+    assertThat(s.p90Nanos()).isEqualTo(reference.getValueAtPercentile(90.0));
+    assertThat(s.p99Nanos()).isEqualTo(reference.getValueAtPercentile(99.0));
+    assertThat(s.maxNanos()).isEqualTo(Math.min(reference.getMaxValue(), MINUTE)); // clamped to the range
+    assertThat(s.meanNanos()).isEqualTo(reference.getMean());
+  }
+
+  @Test
   void eachSampleCoversOnlyItsIntervalAndReusesTheSameInstance() {
     LatencyRecorder recorder = new LatencyRecorder(MINUTE);
     recorder.record(1_000);

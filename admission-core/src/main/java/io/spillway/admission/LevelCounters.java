@@ -1,0 +1,78 @@
+package io.spillway.admission;
+
+import io.spillway.admission.control.PriorityDistribution;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * Requests that reached the rejector, by tier, cohort and decision (admitted at once, or passed on: shed, queued or
+ * refused at the limit). One counter serves two readers, so the fast path pays one atomic add where it paid two:
+ * the control tick feeds each level's new arrivals (both decisions) into the {@link PriorityDistribution}, and the
+ * per-tier "admitted at once" count of {@link EngineStats#admitted(Tier)} is the sum of a tier's admitted cells.
+ *
+ * <p>Cells are indexed by (decision, tier, cohort) with room for {@link #MAX_COHORTS} cohorts whatever the
+ * configuration, so a reconfiguration that changes the cohorts per tier keeps every count. Each request is counted
+ * once, after its decision, so the admitted count never moves backwards. Counts are cumulative; the tick keeps
+ * what it already fed (a racing increment is fed at this tick or the next, never lost nor fed twice).
+ *
+ * <p>Concurrency contract: {@link #admitted(int, int)} and {@link #passedOn} from any thread, lock-free and
+ * allocation-free; {@link #feed} from the control thread only; the sums from any thread.
+ */
+final class LevelCounters {
+
+  /** The most cohorts per tier the configuration allows. */
+  static final int MAX_COHORTS = 1024;
+  private static final int TIERS = Tier.count();
+  private static final int PER_DECISION = TIERS * MAX_COHORTS;
+
+  private final AtomicLongArray counts = new AtomicLongArray(2 * PER_DECISION);
+  private final long[] fed = new long[PER_DECISION];
+
+  /** A request of this tier and cohort was admitted at once. */
+  void admitted(int tier, int cohort) {
+    counts.getAndIncrement(tier * MAX_COHORTS + cohort);
+  }
+
+  /** A request of this tier and cohort reached the rejector and was not admitted at once. */
+  void passedOn(int tier, int cohort) {
+    counts.getAndIncrement(PER_DECISION + tier * MAX_COHORTS + cohort);
+  }
+
+  /** Requests of a tier admitted at once since start. */
+  long admitted(int tier) {
+    long sum = 0;
+    for (int i = tier * MAX_COHORTS, end = i + MAX_COHORTS; i < end; i++) {
+      sum += counts.get(i);
+    }
+    return sum;
+  }
+
+  /** Requests of all tiers admitted at once since start. */
+  long admittedTotal() {
+    long sum = 0;
+    for (int i = 0; i < PER_DECISION; i++) {
+      sum += counts.get(i);
+    }
+    return sum;
+  }
+
+  /**
+   * Records the arrivals since the previous call into the distribution, at level {@code tier × cohortsPerTier +
+   * cohort}; control thread. Arrivals in a cohort the current configuration does not have (requests decided under
+   * the previous one, around a reconfiguration) are dropped from the distribution.
+   */
+  void feed(PriorityDistribution distribution, int cohortsPerTier) {
+    for (int t = 0; t < TIERS; t++) {
+      for (int c = 0; c < MAX_COHORTS; c++) {
+        int i = t * MAX_COHORTS + c;
+        long total = counts.get(i) + counts.get(PER_DECISION + i);
+        long delta = total - fed[i];
+        if (delta != 0) {
+          fed[i] = total;
+          if (c < cohortsPerTier) {
+            distribution.record(t * cohortsPerTier + c, delta);
+          }
+        }
+      }
+    }
+  }
+}
