@@ -25,18 +25,26 @@ final class CohortCache {
   private static final int COHORT_BITS = 16;
   private static final long COHORT_MASK = (1L << COHORT_BITS) - 1;
 
-  /** One epoch of the cohort function. */
+  /** One epoch of the cohort function: the times [start, end) and the epoch's share of the hash. */
   private static final class Epoch {
     final long serial;
-    final long index;
     final long startNanos;
+    final long endNanos;
     final long mix;
 
-    Epoch(long index, long epochNanos) {
+    /** The epoch containing {@code nowNanos}; its bounds saturate at the ends of the {@code long} range. */
+    Epoch(long nowNanos, long epochNanos) {
       this.serial = SERIALS.incrementAndGet();
-      this.index = index;
-      this.startNanos = index * epochNanos;
-      this.mix = Cohorts.epochMix(index);
+      long offset = Math.floorMod(nowNanos, epochNanos);
+      long start = nowNanos - offset;
+      this.startNanos = start > nowNanos ? Long.MIN_VALUE : start;
+      long end = nowNanos + (epochNanos - offset);
+      this.endNanos = end < nowNanos ? Long.MAX_VALUE : end;
+      this.mix = Cohorts.epochMix(Math.floorDiv(nowNanos, epochNanos));
+    }
+
+    boolean contains(long nowNanos) {
+      return nowNanos >= startNanos && nowNanos < endNanos;
     }
   }
 
@@ -47,7 +55,7 @@ final class CohortCache {
   CohortCache(Cohorts cohorts, long nowNanos) {
     this.cohorts = cohorts;
     this.epochNanos = cohorts.epochNanos();
-    this.current = new Epoch(cohorts.epochIndex(nowNanos), epochNanos);
+    this.current = new Epoch(nowNanos, epochNanos);
   }
 
   Cohorts cohorts() {
@@ -57,8 +65,7 @@ final class CohortCache {
   /** The client's cohort at {@code nowNanos}: {@code cohorts().cohort(client.hash(), nowNanos)}, memoised. */
   int cohort(ClientHandle client, long nowNanos) {
     Epoch e = current;
-    // unsigned: 0 <= now - start < epochNanos, correct under wrap-around too
-    if (Long.compareUnsigned(nowNanos - e.startNanos, epochNanos) >= 0) {
+    if (!e.contains(nowNanos)) {
       return cohorts.cohort(client.hash(), nowNanos);
     }
     long memo = client.cohortMemo;
@@ -72,9 +79,8 @@ final class CohortCache {
 
   /** Moves the current epoch to the one containing {@code nowNanos} if it turned; control thread. */
   void advance(long nowNanos) {
-    long index = cohorts.epochIndex(nowNanos);
-    if (index != current.index) {
-      current = new Epoch(index, epochNanos);
+    if (!current.contains(nowNanos)) {
+      current = new Epoch(nowNanos, epochNanos);
     }
   }
 }
