@@ -111,11 +111,13 @@ final class LiveQueueStats implements QueueStats {
     }
   }
 
+  /** Consumer only: one more entry served (a consumer call serves at most one). */
+  void recordServed() {
+    increment(SERVED);
+  }
+
   /** Consumer only, once per call: stores only the values that changed. */
-  void publish(QueueMode currentMode, long currentMinSojourn, long currentServed) {
-    if ((long) SERVED.getOpaque(this) != currentServed) {
-      SERVED.setRelease(this, currentServed);
-    }
+  void publish(QueueMode currentMode, long currentMinSojourn) {
     if (MODE.getOpaque(this) != currentMode) {
       MODE.setRelease(this, currentMode);
     }

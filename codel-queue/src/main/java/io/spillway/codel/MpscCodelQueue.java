@@ -49,10 +49,8 @@ public final class MpscCodelQueue<E> {
   private final EntryDeque<E> waiting;
   private final OverloadDetector detector;
   private QueueMode mode = QueueMode.FIFO;
-  /** Entries ended and served during the current consumer call; published by {@link #endConsumerCall()}. */
+  /** Entries ended during the current consumer call; published by {@link #endConsumerCall()}. */
   private long endedInCall;
-  private long servedInCall;
-  private long servedTotal;
 
   /**
    * Creates an empty queue in FIFO mode; the first interval starts now.
@@ -104,29 +102,34 @@ public final class MpscCodelQueue<E> {
    */
   public E poll() {
     long now = beginConsumerCall();
-    try {
-      if (!waiting.isEmpty()) {
-        sampleOverload(now, waiting.enqueuedAt(waiting.firstSlot()));
-      } else {
-        // Nothing was moved into the deque, so the intake's head is the oldest waiting entry and, in FIFO mode, the
-        // one to serve. Serving it straight from the ring skips the copy into the deque and back. Any drop takes the
-        // general path below, so a drop handler that offers never sees its entry in this same call.
-        Object head = intake.peek();
-        sampleOverload(now, head == null ? now : intake.headEnqueuedAt());
-        if (mode == QueueMode.FIFO) {
-          if (head == null) {
-            return null;
-          }
-          if (dropReason(intake.headEnqueuedAt(), intake.headDeadline(), now) == null) {
-            intake.take();
-            endedInCall++;
-            servedInCall++;
-            @SuppressWarnings("unchecked")
-            E entry = (E) head;
-            return entry;
-          }
+    if (!waiting.isEmpty()) {
+      sampleOverload(now, waiting.enqueuedAt(waiting.firstSlot()));
+    } else {
+      // Fast path. Nothing was moved into the deque, so the intake's head is the oldest waiting entry and, in FIFO
+      // mode, the one to serve: serving it straight from the ring skips the copy into the deque and back. It stores
+      // only what must change (the freed slot, the drain index and last stamp, the ended and served counts): a
+      // producer's claim CAS on this core first waits for every pending store to drain. Any drop takes the general
+      // path, so a drop handler that offers never sees its entry in this same call.
+      Object head = intake.peek();
+      long headEnqueuedAt = head == null ? now : intake.headEnqueuedAt();
+      sampleOverload(now, headEnqueuedAt);
+      if (mode == QueueMode.FIFO) { // still: sampling can only switch to LIFO
+        if (head == null) {
+          stats.publish(mode, detector.minSojourn());
+          return null;
+        }
+        if (dropReason(headEnqueuedAt, intake.headDeadline(), now) == null) {
+          intake.take();
+          intake.ended(1);
+          stats.recordServed();
+          stats.publish(mode, detector.minSojourn());
+          @SuppressWarnings("unchecked")
+          E entry = (E) head;
+          return entry;
         }
       }
+    }
+    try {
       intake.drainTo(waiting);
       return pollWaiting(now);
     } finally {
@@ -141,7 +144,7 @@ public final class MpscCodelQueue<E> {
       if (reason == null) {
         if (mode == QueueMode.FIFO) { // the head was just checked: serve it
           endedInCall++;
-          servedInCall++;
+          stats.recordServed();
           return waiting.removeFirst();
         }
         break;
@@ -153,7 +156,7 @@ public final class MpscCodelQueue<E> {
       E entry = waiting.removeLast();
       endedInCall++;
       if (reason == null) {
-        servedInCall++;
+        stats.recordServed();
         return entry;
       }
       dropEnded(entry, reason);
@@ -246,19 +249,14 @@ public final class MpscCodelQueue<E> {
     }
   }
 
-  /**
-   * Publishes what the call changed, once per call rather than per entry. "Empty" means the deque: the general path
-   * drained every published entry into it, and the fast path only runs in FIFO mode, which it leaves unchanged.
-   */
+  /** Publishes what the call changed, once per call; "empty" is the deque, which holds every entry drained. */
   private void endConsumerCall() {
     if (waiting.isEmpty()) {
       mode = QueueMode.FIFO;
     }
     intake.ended(endedInCall);
     endedInCall = 0;
-    servedTotal += servedInCall;
-    servedInCall = 0;
-    stats.publish(mode, detector.minSojourn(), servedTotal);
+    stats.publish(mode, detector.minSojourn());
   }
 
   private DropReason dropReason(int slot, long now) {

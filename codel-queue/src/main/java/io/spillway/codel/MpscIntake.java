@@ -54,11 +54,6 @@ final class MpscIntake<E> {
   private Ring drainRing;
   private long drainIndex;
   private long lastEnqueuedAt;
-  /** Consumer-private: enqueue time and deadline of the entry {@link #peek()} last returned. */
-  private long headEnqueuedAt;
-  private long headDeadline;
-  /** Consumer-private copy of {@link #ended}, so publishing it needs no read of the shared field. */
-  private long endedByConsumer;
 
   MpscIntake(int limit) {
     this.ring = new Ring(ringSizeFor(limit), 0L);
@@ -102,8 +97,7 @@ final class MpscIntake<E> {
   /** Consumer: records that {@code count} more entries were served or dropped, freeing their capacity. */
   void ended(long count) {
     if (count != 0) {
-      endedByConsumer += count;
-      ENDED.setRelease(this, endedByConsumer);
+      ENDED.setRelease(this, (long) ENDED.getOpaque(this) + count);
     }
   }
 
@@ -111,50 +105,44 @@ final class MpscIntake<E> {
    * Consumer: the oldest published entry not yet taken, or null when the next claimed slot is not published yet (or
    * nothing is claimed). Moves on to the successor ring once a closed ring is fully drained. Until {@link #take()},
    * {@link #headEnqueuedAt()} and {@link #headDeadline()} describe the entry returned.
-   *
-   * <p>Producers stamp their time just before claiming a slot, so two racing producers may land in the ring in the
-   * opposite order of their stamps; such an entry reads as its predecessor's (later) time, which keeps enqueue times
-   * non-decreasing in claim order (the first entry is always the oldest) at the cost of under-counting its sojourn by
-   * the length of that race.
    */
   Object peek() {
     Ring r = drainRing;
-    long index = drainIndex;
-    int slot = (int) index & r.mask;
-    Object entry = r.entryAt(slot);
+    Object entry = r.entryAt((int) drainIndex & r.mask);
     if (entry == null) {
       Ring next = r.successor;
-      if (next != null && index == next.firstIndex) {
+      if (next != null && drainIndex == next.firstIndex) {
         drainRing = next; // the old ring is closed and fully drained
         return peek();
       }
-      return null;
     }
-    // Read once here into plain fields: the acquire above orders these reads after the producer's publication, and
-    // the caller then reads two fields instead of walking ring, arrays and index again.
-    long stamp = r.enqueuedAt[slot];
-    headEnqueuedAt = index != 0 && stamp - lastEnqueuedAt < 0 ? lastEnqueuedAt : stamp; // index 0: no predecessor
-    headDeadline = r.deadlines[slot];
     return entry;
   }
 
-  /** Consumer: the enqueue time of the entry {@link #peek()} returned. */
+  /**
+   * Consumer: the enqueue time of the entry {@link #peek()} returned. Producers stamp their time just before claiming
+   * a slot, so two racing producers may land in the ring in the opposite order of their stamps; such an entry reads
+   * as its predecessor's (later) time, which keeps enqueue times non-decreasing in claim order (the first entry is
+   * always the oldest) at the cost of under-counting its sojourn by the length of that race.
+   */
   long headEnqueuedAt() {
-    return headEnqueuedAt;
+    long stamp = drainRing.enqueuedAt[(int) drainIndex & drainRing.mask];
+    if (drainIndex != 0 && stamp - lastEnqueuedAt < 0) { // index 0 has no predecessor
+      return lastEnqueuedAt;
+    }
+    return stamp;
   }
 
   /** Consumer: the deadline of the entry {@link #peek()} returned. */
   long headDeadline() {
-    return headDeadline;
+    return drainRing.deadlines[(int) drainIndex & drainRing.mask];
   }
 
   /** Consumer: removes the entry {@link #peek()} just returned (which must not be null) and frees its slot. */
   void take() {
-    Ring r = drainRing;
-    long index = drainIndex;
-    r.free((int) index & r.mask);
-    drainIndex = index + 1;
-    lastEnqueuedAt = headEnqueuedAt;
+    lastEnqueuedAt = headEnqueuedAt();
+    drainRing.free((int) drainIndex & drainRing.mask);
+    drainIndex++;
   }
 
   /**
