@@ -12,7 +12,8 @@ import java.util.concurrent.Executor;
  * dropped ones.
  *
  * <p>Dry-run: each check that would reject counts "would reject (reason, tier, op)" and the request goes on; the
- * charge and the permit are still taken (forced) so that releases balance.
+ * charge and the permit are still taken (forced) so that releases balance, beyond the permit table's size if need
+ * be ({@link OverflowPermits}): a dry run admits every request.
  */
 final class AdmissionPath implements Dispatcher.Sink {
 
@@ -24,6 +25,7 @@ final class AdmissionPath implements Dispatcher.Sink {
   final Ticker ticker;
   final InflightLimiter limiter;
   final PermitTable permits;
+  final OverflowPermits overflow = new OverflowPermits();
   final ServiceTimes serviceTimes;
   final AdmissionCounters counters = new AdmissionCounters();
   final LevelCounters levels = new LevelCounters();
@@ -97,13 +99,9 @@ final class AdmissionPath implements Dispatcher.Sink {
         return reject(s, Reason.INFLIGHT_LIMIT, t, op);
       }
     }
-    long token = permits.claim(op, t, client, units);
-    if (token == 0) { // only possible in dry-run, once the permit table itself is full
-      limiter.release();
-      Scorecard.discharge(client, units);
-      levels.passedOn(t, cohort);
-      return reject(s, Reason.INFLIGHT_LIMIT, t, op);
-    }
+    long token = s.dryRun && limiter.inflight() > permits.capacity()
+        ? overflow.claim(op, t, client, units) // a dry run past the table: skip the futile probe of a full table
+        : grant(op, t, client, units);
     levels.admitted(t, cohort); // the arrival for the priority distribution and the tier's admitted count
     return token;
   }
@@ -143,8 +141,21 @@ final class AdmissionPath implements Dispatcher.Sink {
     return waiting == 0 ? 0L : (long) ((double) waiting * serviceTimes.estimateNanos(op) / limiter.limit());
   }
 
-  /** Idempotent release; allocation-free. */
+  /**
+   * A token for a request that holds an inflight permit: a permit-table slot, or — only when every slot is in use,
+   * which the hard cap prevents outside dry-run — an overflow permit, so that a dry run admits everything.
+   */
+  private long grant(OpType op, int tier, ClientHandle client, long units) {
+    long token = permits.claim(op, tier, client, units);
+    return token != 0 ? token : overflow.claim(op, tier, client, units);
+  }
+
+  /** Idempotent release; allocation-free for table tokens. */
   boolean release(long token, Outcome outcome, long serviceNanos) {
+    if (OverflowPermits.isOverflow(token)) {
+      OverflowPermits.Grant g = overflow.release(token);
+      return g != null && finish(g.op, g.client, g.costUnits, outcome, serviceNanos);
+    }
     int slot = permits.slotOf(token);
     if (slot < 0) {
       return false;
@@ -155,6 +166,11 @@ final class AdmissionPath implements Dispatcher.Sink {
     if (!permits.free(token)) {
       return false; // a concurrent release of the same token won
     }
+    return finish(op, client, units, outcome, serviceNanos);
+  }
+
+  /** The rest of a release, once exactly one caller won the permit. */
+  private boolean finish(OpType op, ClientHandle client, long units, Outcome outcome, long serviceNanos) {
     limiter.release();
     Scorecard.discharge(client, units);
     if (outcome == Outcome.SUCCESS) {
@@ -192,12 +208,7 @@ final class AdmissionPath implements Dispatcher.Sink {
   @Override
   public void dispatch(QueuedRequest request) {
     queueWait.record(ticker.read() - request.enqueuedAtNanos);
-    long token = permits.claim(request.op, request.tier, request.client, request.costUnits);
-    if (token == 0) { // cannot happen while inflight <= limit <= maxLimit < table capacity; be safe anyway
-      limiter.release();
-      dropped(request, Reason.INFLIGHT_LIMIT, true);
-      return;
-    }
+    long token = grant(request.op, request.tier, request.client, request.costUnits);
     counters.count(request.tier, Kind.DISPATCHED);
     request.admitted(token);
     if (!request.handOff()) {

@@ -12,7 +12,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * slot is IN_USE with the token's generation, reads the metadata, then CASes the slot to FREE with the next
  * generation: only one releaser can win that CAS, and a stale token (an older generation) never matches. Slots are
  * found by linear probing from a per-thread start, so the table needs no lock and no free list; it is sized well
- * above the maximum limit so a probe almost always succeeds at once.
+ * above the maximum limit so a probe almost always succeeds at once. Tokens never have bit 62 set (the generation
+ * wraps below it), so {@link OverflowPermits} can mark its tokens with it.
  */
 final class PermitTable {
 
@@ -43,7 +44,7 @@ final class PermitTable {
     clients = new ClientHandle[size];
     mask = size - 1;
     slotBits = Integer.numberOfTrailingZeros(size);
-    generationMask = Long.MAX_VALUE >>> slotBits;
+    generationMask = Long.MAX_VALUE >>> (slotBits + 1); // bit 62 of a token stays clear: OverflowPermits' bit
   }
 
   int capacity() {
