@@ -1,5 +1,6 @@
 package io.spillway.admission;
 
+import io.spillway.admission.event.AdmissionListeners;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -59,6 +60,18 @@ public final class AdmissionEngine {
   /** An engine on the given clock (tests and simulations pass a virtual one). */
   public static AdmissionEngine create(EngineConfig config, Ticker ticker) {
     return new AdmissionEngine(Objects.requireNonNull(config, "config"), Objects.requireNonNull(ticker, "ticker"));
+  }
+
+  /**
+   * The engine's listener dispatcher: {@link AdmissionListeners#add add} an
+   * {@link io.spillway.admission.event.AdmissionListener} to hear admissions (at once or from a queue, with the
+   * time queued), rejections (real and, in dry-run, would-be, with reason and retry-after), limit changes and queue
+   * mode changes (per op type and tier band); pass it to
+   * {@link io.spillway.admission.config.SpillwayConfig#watch} for reloads. Events are built only while a listener is
+   * registered, and a listener's exception never fails a request.
+   */
+  public AdmissionListeners listeners() {
+    return path.events.listeners();
   }
 
   /** The client registry: register each client once, pass its handle on every request. */

@@ -2,6 +2,7 @@ package io.spillway.admission;
 
 import io.spillway.admission.AdmissionCounters.Kind;
 import io.spillway.admission.control.LatencyRecorder;
+import io.spillway.admission.event.AdmissionListeners;
 import java.util.concurrent.Executor;
 
 /**
@@ -32,6 +33,7 @@ final class AdmissionPath implements Dispatcher.Sink {
   final LatencyRecorder[] latency = new LatencyRecorder[OpType.count()];
   final LatencyRecorder queueWait = new LatencyRecorder(LATENCY_CEILING_NANOS);
   final RetryAfterEstimator retry = new RetryAfterEstimator();
+  final EngineEvents events = new EngineEvents(new AdmissionListeners());
   private final AdmissionEngine engine;
   volatile Settings settings;
   volatile RejectorSet rejectors;
@@ -63,16 +65,16 @@ final class AdmissionPath implements Dispatcher.Sink {
     long service = serviceTimes.estimateNanos(op);
     if (deadlineNanos != Decisions.NO_DEADLINE && deadlineNanos - nowNanos < service) {
       if (!s.dryRun) {
-        return reject(s, Reason.DEADLINE, t, op);
+        return reject(s, Reason.DEADLINE, t, op, client, nowNanos);
       }
-      counters.wouldReject(Reason.DEADLINE, t, op);
+      wouldReject(s, Reason.DEADLINE, t, op, client, nowNanos);
     }
     long units = Scorecard.units(costNanos > 0 ? costNanos : service);
     if (!Scorecard.tryCharge(client, caps, units)) {
       if (!s.dryRun) {
-        return reject(s, Reason.CLIENT_LIMIT, t, op);
+        return reject(s, Reason.CLIENT_LIMIT, t, op, client, nowNanos);
       }
-      counters.wouldReject(Reason.CLIENT_LIMIT, t, op);
+      wouldReject(s, Reason.CLIENT_LIMIT, t, op, client, nowNanos);
       Scorecard.forceCharge(client, units);
     }
     int cohort = s.cohortCache.cohort(client, nowNanos);
@@ -82,13 +84,13 @@ final class AdmissionPath implements Dispatcher.Sink {
       if (!s.dryRun) {
         Scorecard.discharge(client, units);
         levels.passedOn(t, cohort);
-        return reject(s, Reason.SHED_TIER, t, op);
+        return reject(s, Reason.SHED_TIER, t, op, client, nowNanos);
       }
-      counters.wouldReject(Reason.SHED_TIER, t, op);
+      wouldReject(s, Reason.SHED_TIER, t, op, client, nowNanos);
     }
     if (!limiter.tryAcquire()) {
       if (s.dryRun) {
-        counters.wouldReject(Reason.INFLIGHT_LIMIT, t, op);
+        wouldReject(s, Reason.INFLIGHT_LIMIT, t, op, client, nowNanos);
         limiter.forceAcquire();
       } else if (queueable) {
         levels.passedOn(t, cohort);
@@ -96,13 +98,14 @@ final class AdmissionPath implements Dispatcher.Sink {
       } else {
         Scorecard.discharge(client, units);
         levels.passedOn(t, cohort);
-        return reject(s, Reason.INFLIGHT_LIMIT, t, op);
+        return reject(s, Reason.INFLIGHT_LIMIT, t, op, client, nowNanos);
       }
     }
     long token = s.dryRun && limiter.inflight() > permits.capacity()
         ? overflow.claim(op, t, client, units) // a dry run past the table: skip the futile probe of a full table
         : grant(op, t, client, units);
     levels.admitted(t, cohort); // the arrival for the priority distribution and the tier's admitted count
+    events.admitted(op, t, client, 0L, s.dryRun, nowNanos);
     return token;
   }
 
@@ -126,7 +129,7 @@ final class AdmissionPath implements Dispatcher.Sink {
       long service = serviceTimes.estimateNanos(op);
       if (deadlineNanos - now < expectedWaitNanos(op) + service) {
         Scorecard.discharge(client, units);
-        long rejection = reject(settings, Reason.DEADLINE, t, op);
+        long rejection = reject(settings, Reason.DEADLINE, t, op, client, now);
         Callbacks.rejected(callback, Reason.DEADLINE, Decisions.retryAfterNanos(rejection));
         return;
       }
@@ -183,10 +186,23 @@ final class AdmissionPath implements Dispatcher.Sink {
     return true;
   }
 
-  private long reject(Settings s, Reason reason, int tier, OpType op) {
+  private long reject(Settings s, Reason reason, int tier, OpType op, ClientHandle client, long nowNanos) {
     counters.rejected(tier, reason);
-    long base = retry.baseNanos(reason, serviceTimes.estimateNanos(op));
-    return Decisions.reject(reason, RetryAfterEstimator.jittered(s, base));
+    long retryAfter = retryAfterNanos(s, reason, op);
+    events.rejected(op, tier, client, reason, retryAfter, false, nowNanos);
+    return Decisions.reject(reason, retryAfter);
+  }
+
+  /** Dry-run: counts what a check would have rejected; the listeners hear it with the hint it would have carried. */
+  private void wouldReject(Settings s, Reason reason, int tier, OpType op, ClientHandle client, long nowNanos) {
+    counters.wouldReject(reason, tier, op);
+    if (events.enabled()) {
+      events.rejected(op, tier, client, reason, retryAfterNanos(s, reason, op), true, nowNanos);
+    }
+  }
+
+  private long retryAfterNanos(Settings s, Reason reason, OpType op) {
+    return RetryAfterEstimator.jittered(s, retry.baseNanos(reason, serviceTimes.estimateNanos(op)));
   }
 
   private static int effectiveTier(Tier tier, ClientHandle client) {
@@ -207,7 +223,8 @@ final class AdmissionPath implements Dispatcher.Sink {
 
   @Override
   public void dispatch(QueuedRequest request) {
-    queueWait.record(ticker.read() - request.enqueuedAtNanos);
+    long now = ticker.read();
+    queueWait.record(now - request.enqueuedAtNanos);
     long token = grant(request.op, request.tier, request.client, request.costUnits);
     counters.count(request.tier, Kind.DISPATCHED);
     request.admitted(token);
@@ -215,7 +232,9 @@ final class AdmissionPath implements Dispatcher.Sink {
       release(token, Outcome.DROPPED, 0L);
       request.admitted(0L);
       answerRejected(request, Reason.EXECUTOR_REJECTED, true);
+      return;
     }
+    events.admitted(request.op, request.tier, request.client, now - request.enqueuedAtNanos, false, now);
   }
 
   @Override
@@ -229,8 +248,11 @@ final class AdmissionPath implements Dispatcher.Sink {
 
   private void answerRejected(QueuedRequest request, Reason reason, boolean inline) {
     counters.rejected(request.tier, reason);
-    long base = retry.baseNanos(reason, serviceTimes.estimateNanos(request.op));
-    request.rejected(reason, RetryAfterEstimator.jittered(settings, base));
+    long retryAfter = retryAfterNanos(settings, reason, request.op);
+    request.rejected(reason, retryAfter);
+    if (events.enabled()) {
+      events.rejected(request.op, request.tier, request.client, reason, retryAfter, false, ticker.read());
+    }
     if (inline || !request.handOff()) {
       request.run();
     }

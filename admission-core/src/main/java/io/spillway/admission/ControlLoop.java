@@ -136,7 +136,7 @@ final class ControlLoop {
       meanServiceNanos = weightedService / completions;
     }
     int peak = path.limiter.takePeak();
-    int limit = tuneLimit(c, worst, newErrors, finished, peak, dt);
+    int limit = tuneLimit(c, worst, newErrors, finished, peak, dt, now);
     registry.updateCaps(limit, Scorecard.units((long) meanServiceNanos));
     adaptQueueTimeouts(c);
 
@@ -189,6 +189,7 @@ final class ControlLoop {
     cinnamonError = cinnamon;
     ticks++;
     dispatcher.maintain();
+    path.events.observeModes(dispatcher, now);
   }
 
   /**
@@ -197,7 +198,8 @@ final class ControlLoop {
    * tick would overshoot by that lag and settle into a limit cycle, so the tuner acts only after the latency of its
    * previous step has been measured.
    */
-  private int tuneLimit(EngineConfig c, double latencyRatio, long errors, long finished, int peak, double dt) {
+  private int tuneLimit(EngineConfig c, double latencyRatio, long errors, long finished, int peak, double dt,
+      long now) {
     tunePeak = Math.max(tunePeak, peak);
     tuneErrors += errors;
     tuneFinished += finished;
@@ -207,8 +209,10 @@ final class ControlLoop {
       return tuner.limit();
     }
     double errorRate = tuneFinished > 0 ? (double) tuneErrors / tuneFinished : 0.0;
+    int previous = tuner.limit();
     int limit = tuner.update(latencyRatio, errorRate, tunePeak, tuneFinished / tuneSeconds);
     path.limiter.setLimit(limit);
+    path.events.limitChanged(previous, limit, now);
     tuneTicks = 0;
     tunePeak = 0;
     tuneErrors = 0;
@@ -256,8 +260,10 @@ final class ControlLoop {
 
   /** Applies a new configuration (the engine holds the control lock and has swapped the settings). */
   void reconfigure(EngineConfig previous, EngineConfig next, boolean levelsChanged) {
+    int previousLimit = tuner.limit();
     tuner.bounds(next.minLimit, next.maxLimit);
     path.limiter.setLimit(tuner.limit());
+    path.events.limitChanged(previousLimit, tuner.limit(), ticker.read());
     if (previous.latencySmoothing != next.latencySmoothing || previous.latencyMinSamples != next.latencyMinSamples) {
       smoothers = smoothers(next);
     }

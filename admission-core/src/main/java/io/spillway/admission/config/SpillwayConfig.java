@@ -48,6 +48,14 @@ public final class SpillwayConfig {
         result -> listeners.reloaded(result.toEvent()), Duration.ofSeconds(1), Duration.ofMillis(200)).start();
   }
 
+  /**
+   * {@link #watch(Path, AdmissionEngine, AdmissionListeners)} reporting reloads to the engine's own listeners
+   * ({@link AdmissionEngine#listeners()}).
+   */
+  public static ConfigWatcher<EngineConfig> watch(Path file, AdmissionEngine engine) throws IOException {
+    return watch(file, engine, engine.listeners());
+  }
+
   /** Loads a YAML document over the embedded defaults; {@code sourceName} names it in errors. */
   public static EngineConfig parse(String yaml, String sourceName) {
     return LOADER.loadString(yaml, sourceName);
