@@ -2,6 +2,8 @@ package io.spillway.demo;
 
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.spillway.admission.EngineConfig;
+import io.spillway.demo.lag.PartitionLag;
 import io.spillway.demo.raft.PeerAddress;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -17,17 +19,63 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * All three nodes of every partition in one JVM: the embedded default. Each node is a full {@link StorageNode}
  * with its own data dir, Raft port and RESP port, talking to the others over loopback gRPC exactly as separate
- * processes would.
+ * processes would. Every node's admission engine runs the same {@link EngineConfig} (hot-reloaded through
+ * {@link #reconfigure}), and its lag signals read the sample of whichever node currently leads the partition.
  */
 public final class DemoCluster implements AutoCloseable {
   private final MeterRegistry registry;
   private final Map<String, NodeConfig> configs = new LinkedHashMap<>();
   private final Map<String, StorageNode> running = new LinkedHashMap<>();
+  /** Lock-free snapshot of {@link #running} for the lag source, read by the nodes' control threads. */
+  private volatile List<StorageNode> live = List.of();
+  private volatile EngineConfig engineConfig;
 
-  /** A cluster of the given node configs (not started). */
+  /** A cluster of the given node configs (not started) with the engine's default config. */
   public DemoCluster(List<NodeConfig> nodes, MeterRegistry registry) {
+    this(nodes, EngineConfig.defaults(), registry);
+  }
+
+  /** A cluster of the given node configs (not started) whose engines run {@code engineConfig}. */
+  public DemoCluster(List<NodeConfig> nodes, EngineConfig engineConfig, MeterRegistry registry) {
     this.registry = registry;
+    this.engineConfig = engineConfig;
     nodes.forEach(c -> configs.put(c.nodeId(), c));
+  }
+
+  /** The latest follower-lag sample of a partition, from the node that leads it (freshest if several). */
+  public PartitionLag latestLag(int partition) {
+    PartitionLag best = null;
+    for (StorageNode n : live) {
+      final PartitionLag lag = n.lag().latest(partition).orElse(null);
+      if (lag != null && (best == null || lag.sampledAtNanos() - best.sampledAtNanos() > 0)) {
+        best = lag;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * Applies a new engine config to every running node (and to nodes started later).
+   *
+   * @throws IllegalArgumentException if an engine refuses it (the nodes already reconfigured keep the new one)
+   */
+  public synchronized void reconfigure(EngineConfig next) {
+    for (StorageNode n : running.values()) {
+      n.admission().reconfigure(next);
+    }
+    engineConfig = next;
+  }
+
+  /** The engine config the nodes run. */
+  public EngineConfig engineConfig() {
+    return engineConfig;
+  }
+
+  private StorageNode newNode(String id) {
+    final StorageNode node = new StorageNode(configs.get(id), engineConfig, registry, this::latestLag);
+    running.put(id, node);
+    live = List.copyOf(running.values());
+    return node;
   }
 
   /**
@@ -58,9 +106,7 @@ public final class DemoCluster implements AutoCloseable {
       if (running.containsKey(id)) {
         throw new IllegalStateException("node " + id + " is already running");
       }
-      final StorageNode node = new StorageNode(configs.get(id), registry);
-      running.put(id, node);
-      node.startRaftServer();
+      newNode(id).startRaftServer();
     }
     for (StorageNode node : running.values()) {
       node.startServing();
@@ -72,8 +118,7 @@ public final class DemoCluster implements AutoCloseable {
     if (running.containsKey(id)) {
       throw new IllegalStateException("node " + id + " is already running");
     }
-    final StorageNode node = new StorageNode(configs.get(id), registry);
-    running.put(id, node);
+    final StorageNode node = newNode(id);
     node.start();
     return node;
   }
@@ -81,6 +126,7 @@ public final class DemoCluster implements AutoCloseable {
   /** Stops one node (as a crash of that node looks to the others, minus the lost page cache). */
   public synchronized void stopNode(String id) {
     final StorageNode node = running.remove(id);
+    live = List.copyOf(running.values());
     if (node != null) {
       node.close();
       final List<Meter> meters = registry.getMeters().stream()

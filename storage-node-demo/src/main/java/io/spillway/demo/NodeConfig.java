@@ -1,5 +1,6 @@
 package io.spillway.demo;
 
+import io.spillway.demo.admission.LagTargets;
 import io.spillway.demo.command.Tier;
 import io.spillway.demo.raft.PeerAddress;
 import io.spillway.demo.raft.RaftSettings;
@@ -30,6 +31,7 @@ public final class NodeConfig {
   private final int rangeMaxLimit;
   private final RaftSettings raft;
   private final Duration lagSampleInterval;
+  private final LagTargets lagTargets;
   private final boolean chaos;
 
   private NodeConfig(Builder b) {
@@ -47,6 +49,7 @@ public final class NodeConfig {
     this.rangeMaxLimit = b.rangeMaxLimit;
     this.raft = b.raft;
     this.lagSampleInterval = b.lagSampleInterval;
+    this.lagTargets = b.lagTargets;
     this.chaos = b.chaos;
   }
 
@@ -61,7 +64,8 @@ public final class NodeConfig {
         .bindHost(resp.bindHost()).respPort(resp.port()).limits(resp.limits()).maxConnections(resp.maxConnections())
         .idleTimeout(resp.idleTimeout()).maxPipelined(resp.maxPipelined()).defaultTier(resp.defaultTier())
         .respThreads(respThreads).storage(storageThreads, storageQueue).requestTimeout(requestTimeout)
-        .rangeLimits(rangeDefaultLimit, rangeMaxLimit).raft(raft).lagSampleInterval(lagSampleInterval).chaos(chaos);
+        .rangeLimits(rangeDefaultLimit, rangeMaxLimit).raft(raft).lagSampleInterval(lagSampleInterval)
+        .lagTargets(lagTargets).chaos(chaos);
   }
 
   public String nodeId() {
@@ -122,6 +126,17 @@ public final class NodeConfig {
     return lagSampleInterval;
   }
 
+  /** Targets of the follower-lag admission signal. */
+  public LagTargets lagTargets() {
+    return lagTargets;
+  }
+
+  /** Lag samples older than this are ignored by the lag signal: four sample intervals, at least 1 s. */
+  public Duration lagMaxSampleAge() {
+    final Duration four = lagSampleInterval.multipliedBy(4);
+    return four.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : four;
+  }
+
   /** Whether fault injection is enabled. */
   public boolean chaos() {
     return chaos;
@@ -152,6 +167,8 @@ public final class NodeConfig {
     m.put("range_max_limit", rangeMaxLimit);
     m.put("raft", raft.toString());
     m.put("lag_sample_interval_ms", lagSampleInterval.toMillis());
+    m.put("lag_target_entries", lagTargets.entries());
+    m.put("lag_target_reply_age_ms", lagTargets.replyAge().toMillis());
     m.put("chaos", chaos);
     return m;
   }
@@ -177,6 +194,7 @@ public final class NodeConfig {
     private int rangeMaxLimit = 1000;
     private RaftSettings raft = RaftSettings.builder().build();
     private Duration lagSampleInterval = Duration.ofMillis(250);
+    private LagTargets lagTargets = LagTargets.DEFAULTS;
     private boolean chaos;
 
     private Builder() {
@@ -269,6 +287,12 @@ public final class NodeConfig {
 
     public Builder lagSampleInterval(Duration interval) {
       this.lagSampleInterval = interval;
+      return this;
+    }
+
+    /** Targets of the follower-lag signal that sheds a lagging partition's writes. */
+    public Builder lagTargets(LagTargets targets) {
+      this.lagTargets = targets;
       return this;
     }
 

@@ -1,10 +1,13 @@
 package io.spillway.demo;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.spillway.admission.EngineConfig;
+import io.spillway.demo.admission.NodeAdmission;
 import io.spillway.demo.chaos.ChaosControls;
 import io.spillway.demo.cluster.ShardMap;
 import io.spillway.demo.command.DataCommandParser;
 import io.spillway.demo.lag.FollowerLagSampler;
+import io.spillway.demo.lag.PartitionLag;
 import io.spillway.demo.pipeline.CommandExecutor;
 import io.spillway.demo.pipeline.PipelineMetrics;
 import io.spillway.demo.pipeline.RequestPipeline;
@@ -17,13 +20,14 @@ import io.spillway.demo.store.RocksDbNativeLibrary;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.function.IntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One storage node: its Raft server (a division per partition, each with its RocksDB), the follower-lag sampler,
- * the request pipeline with its bounded storage executor, and the RESP listener. The multi-process mode runs one
- * per JVM; the in-process cluster runs three.
+ * the admission engine ({@link NodeAdmission}), the request pipeline with its bounded storage executor, and the
+ * RESP listener. The multi-process mode runs one per JVM; the in-process cluster runs three.
  */
 public final class StorageNode implements AutoCloseable {
   /** Version reported to clients. */
@@ -36,11 +40,24 @@ public final class StorageNode implements AutoCloseable {
   private final FollowerLagSampler lagSampler;
   private final StorageExecutor storage;
   private final PipelineMetrics metrics;
+  private final NodeAdmission admission;
   private final RespServer resp;
   private boolean closed;
 
-  /** Assembles a node; nothing runs until {@link #start()}. */
+  /** A node with the engine's default config, whose lag signals read its own sampler. */
   public StorageNode(NodeConfig config, MeterRegistry registry) {
+    this(config, EngineConfig.defaults(), registry, null);
+  }
+
+  /**
+   * Assembles a node; nothing runs until {@link #start()}.
+   *
+   * @param engineConfig the admission engine's configuration
+   * @param lagSource where the lag signals read a partition's latest leader sample; {@code null} for this node's
+   *     own sampler (which has samples only of the partitions this node leads)
+   */
+  public StorageNode(NodeConfig config, EngineConfig engineConfig, MeterRegistry registry,
+      IntFunction<PartitionLag> lagSource) {
     this.config = config;
     this.chaos = new ChaosControls(config.chaos(), config.partitions());
     final PartitionGroups groups = new PartitionGroups(config.peers(), config.partitions());
@@ -49,9 +66,13 @@ public final class StorageNode implements AutoCloseable {
     this.lagSampler = new FollowerLagSampler(raft, config.lagSampleInterval());
     this.storage = new StorageExecutor(config.nodeId() + "-storage", config.storageThreads(), config.storageQueue());
     this.metrics = new PipelineMetrics(registry, config.nodeId(), storage);
+    this.admission = new NodeAdmission(config.nodeId(), engineConfig, config.partitions(),
+        lagSource != null ? lagSource : p -> lagSampler.latest(p).orElse(null), config.lagTargets(),
+        config.lagMaxSampleAge());
+    admission.bindMetrics(registry);
     final ShardMap shards = new ShardMap(config.partitions());
     final RequestPipeline pipeline = new RequestPipeline(new CommandExecutor(new KvClient(raft), shards), storage,
-        shards, config.requestTimeout(), metrics);
+        shards, admission, config.requestTimeout(), metrics);
     this.resp = new RespServer(config.resp(), pipeline,
         new DataCommandParser(config.rangeDefaultLimit(), config.rangeMaxLimit()), this::info, VERSION);
   }
@@ -73,6 +94,7 @@ public final class StorageNode implements AutoCloseable {
   public synchronized void startServing() throws IOException, InterruptedException {
     raft.join();
     lagSampler.start();
+    admission.start();
     resp.start(config.nodeId(), config.respThreads());
     LOG.info("{}: serving RESP on {}, partitions {} of {}", config.nodeId(), resp.address(),
         raft.hostedPartitions(), config.partitions());
@@ -108,6 +130,11 @@ public final class StorageNode implements AutoCloseable {
     return metrics;
   }
 
+  /** The admission engine of this node. */
+  public NodeAdmission admission() {
+    return admission;
+  }
+
   /** The storage executor, for status. */
   public StorageExecutor storage() {
     return storage;
@@ -139,6 +166,7 @@ public final class StorageNode implements AutoCloseable {
       raft.handOffLeaderships(handOffTimeout);
     }
     storage.close();
+    admission.close();
     lagSampler.close();
     chaos.reset();
     LOG.debug("{}: executors closed after {} ms", config.nodeId(), (System.nanoTime() - start) / 1_000_000);

@@ -3,6 +3,8 @@ package io.spillway.demo;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.spillway.demo.admin.AdminHttpServer;
+import io.spillway.demo.admission.EngineConfigSource;
+import io.spillway.demo.admission.LagTargets;
 import io.spillway.demo.command.Tier;
 import io.spillway.demo.load.LoadGenerator;
 import io.spillway.demo.load.LoadSettings;
@@ -18,15 +20,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Supplier;
 
 /**
- * Command line of the storage node demo: {@code cluster} (three nodes in this JVM), {@code node} (one node of a
- * multi-process cluster) and {@code load} (the built-in RESP load generator). Run with {@code --help}.
+ * Command line of the storage node demo: {@code demo} (the default: an in-process cluster driven into overload, see
+ * {@link DemoMode}), {@code cluster} (three nodes in this JVM), {@code node} (one node of a multi-process cluster)
+ * and {@code load} (the built-in RESP load generator). Run with {@code --help}.
  */
 public final class StorageNodeMain {
   private static final Set<String> NODE_OPTIONS = Set.of("data-dir", "partitions", "bind", "admin-port",
       "max-connections", "max-bulk-bytes", "max-array-length", "idle-timeout-ms", "storage-threads", "storage-queue",
-      "request-timeout-ms", "default-tier", "resp-port", "raft-port", "id", "peers");
+      "request-timeout-ms", "default-tier", "resp-port", "raft-port", "id", "peers", "config", "lag-target-entries",
+      "lag-target-ms");
   private static final Set<String> LOAD_OPTIONS = Set.of("targets", "connections", "rate", "duration", "read-ratio",
       "keys", "value-bytes", "tiers", "max-outstanding");
 
@@ -34,6 +39,7 @@ public final class StorageNodeMain {
       Spillway storage node demo: a replicated RESP key-value store (Netty, Ratis, RocksDB).
 
       Usage:
+        java -jar storage-node-demo.jar [demo] [demo options]   the overload demo (the default mode)
         java -jar storage-node-demo.jar cluster [options]   three nodes of every partition in this JVM
         java -jar storage-node-demo.jar node --id ID --peers PEERS [options]   one node of a multi-process cluster
         java -jar storage-node-demo.jar load [load options]   open-loop RESP load, per-tier table every second
@@ -58,6 +64,15 @@ public final class StorageNodeMain {
         --storage-queue N       storage executor queue (default 1024)
         --request-timeout-ms N  reply with an error after this long (default 5000)
         --default-tier tN       tier of connections that send no SPILLWAY.TIER (default t3)
+        --config FILE           spillway.yaml for the admission engine, over the embedded default; watched and
+                                hot-reloaded (docs/configuration.md)
+        --lag-target-entries N  follower commit-index lag at which a partition starts shedding writes (default 200)
+        --lag-target-ms N       follower silence at which a partition starts shedding writes (default 2000)
+
+      Demo options (also --partitions, --config, --admin-port, --storage-threads):
+        --duration S            seconds of load, ramp included (default 30)
+        --rate N                offered requests per second at full rate (default 3000)
+        --ramp S                seconds over which the rate rises from 10 % to 100 % (default 5)
 
       Load options:
         --targets LIST          host:port,... (default 127.0.0.1:6379,127.0.0.1:6380,127.0.0.1:6381)
@@ -81,17 +96,20 @@ public final class StorageNodeMain {
 
   /** Entry point. */
   public static void main(String[] args) throws Exception {
-    if (args.length == 0 || Arrays.asList(args).contains("--help") || Arrays.asList(args).contains("-h")) {
+    if (Arrays.asList(args).contains("--help") || Arrays.asList(args).contains("-h")) {
       System.out.print(HELP);
       return;
     }
-    final List<String> rest = Arrays.asList(args).subList(1, args.length);
+    final boolean modeGiven = args.length > 0 && !args[0].startsWith("--");
+    final String mode = modeGiven ? args[0] : "demo";
+    final List<String> rest = Arrays.asList(args).subList(modeGiven ? 1 : 0, args.length);
     try {
-      switch (args[0]) {
+      switch (mode) {
+        case "demo" -> System.exit(DemoMode.run(new CliOptions(rest, DemoMode.OPTIONS, Set.of()), System.out));
         case "cluster" -> runCluster(new CliOptions(rest, NODE_OPTIONS, Set.of("chaos")));
         case "node" -> runNode(new CliOptions(rest, NODE_OPTIONS, Set.of("chaos")));
         case "load" -> runLoad(new CliOptions(rest, LOAD_OPTIONS, Set.of()));
-        default -> throw new IllegalArgumentException("unknown mode '" + args[0] + "': use cluster, node or load");
+        default -> throw new IllegalArgumentException("unknown mode '" + mode + "': use demo, cluster, node or load");
       }
     } catch (IllegalArgumentException e) {
       System.err.println("error: " + e.getMessage());
@@ -100,7 +118,7 @@ public final class StorageNodeMain {
     }
   }
 
-  private static NodeConfig.Builder nodeTemplate(CliOptions o) {
+  static NodeConfig.Builder nodeTemplate(CliOptions o) {
     return NodeConfig.builder()
         .partitions(o.integer("partitions", 2))
         .bindHost(o.string("bind", "127.0.0.1"))
@@ -113,7 +131,22 @@ public final class StorageNodeMain {
             o.integer("storage-queue", 1024))
         .requestTimeout(Duration.ofMillis(o.integer("request-timeout-ms", 5000)))
         .defaultTier(Tier.parse(o.string("default-tier", "t3")))
+        .lagTargets(new LagTargets(o.integer("lag-target-entries", (int) LagTargets.DEFAULTS.entries()),
+            Duration.ofMillis(o.integer("lag-target-ms", (int) LagTargets.DEFAULTS.replyAge().toMillis()))))
         .chaos(o.flag("chaos"));
+  }
+
+  static EngineConfigSource engineConfig(CliOptions o) throws java.io.IOException {
+    return EngineConfigSource.load(o.has("config") ? Path.of(o.string("config", null)) : null);
+  }
+
+  static Map<String, Object> describe(List<NodeConfig> configs, EngineConfigSource engine) {
+    final Map<String, Object> m = new LinkedHashMap<>();
+    final Map<String, Object> nodes = new LinkedHashMap<>();
+    configs.forEach(c -> nodes.put(c.nodeId(), c.describe()));
+    m.put("nodes", nodes);
+    m.put("spillway", engine.describe());
+    return m;
   }
 
   private static void runCluster(CliOptions o) throws Exception {
@@ -122,10 +155,13 @@ public final class StorageNodeMain {
         Path.of(o.string("data-dir", "data/cluster")), o.string("bind", "127.0.0.1"),
         new int[] {raftBase, raftBase + 1, raftBase + 2}, o.integer("resp-port", 6379));
     final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    final DemoCluster cluster = new DemoCluster(configs, registry);
-    final AdminHttpServer admin = admin(o, registry, cluster::nodes, () -> describe(configs));
+    final EngineConfigSource engine = engineConfig(o);
+    final DemoCluster cluster = new DemoCluster(configs, engine.initial(), registry);
+    final AdminHttpServer admin = admin(o, registry, cluster::nodes, () -> describe(configs, engine),
+        () -> EngineConfigSource.yaml(cluster.engineConfig()));
     final CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      engine.close();
       if (admin != null) {
         admin.close();
       }
@@ -133,6 +169,7 @@ public final class StorageNodeMain {
       stopped.countDown();
     }, "shutdown"));
     cluster.start();
+    engine.watch(cluster::reconfigure);
     for (StorageNode n : cluster.nodes()) {
       System.out.printf("%s: RESP on %s%n", n.config().nodeId(), n.respAddress());
     }
@@ -152,10 +189,13 @@ public final class StorageNodeMain {
     final NodeConfig config = nodeTemplate(o).nodeId(id).peers(peers)
         .dataDir(Path.of(o.string("data-dir", "data/" + id))).respPort(o.integer("resp-port", 6379)).build();
     final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    final StorageNode node = new StorageNode(config, registry);
-    final AdminHttpServer admin = admin(o, registry, () -> List.of(node), config::describe);
+    final EngineConfigSource engine = engineConfig(o);
+    final StorageNode node = new StorageNode(config, engine.initial(), registry, null);
+    final AdminHttpServer admin = admin(o, registry, () -> List.of(node), () -> describe(List.of(config), engine),
+        () -> EngineConfigSource.yaml(node.admission().engine().config()));
     final CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      engine.close();
       if (admin != null) {
         admin.close();
       }
@@ -163,6 +203,7 @@ public final class StorageNodeMain {
       stopped.countDown();
     }, "shutdown"));
     node.start();
+    engine.watch(node.admission()::reconfigure);
     if (admin != null) {
       admin.start(config.resp().bindHost(), o.integer("admin-port", 9090));
     }
@@ -170,14 +211,9 @@ public final class StorageNodeMain {
   }
 
   private static AdminHttpServer admin(CliOptions o, PrometheusMeterRegistry registry,
-      java.util.function.Supplier<List<StorageNode>> nodes, java.util.function.Supplier<Object> config) {
-    return o.integer("admin-port", 9090) < 0 ? null : new AdminHttpServer(nodes, registry, config, o.flag("chaos"));
-  }
-
-  private static Object describe(List<NodeConfig> configs) {
-    final Map<String, Object> m = new LinkedHashMap<>();
-    configs.forEach(c -> m.put(c.nodeId(), c.describe()));
-    return m;
+      Supplier<List<StorageNode>> nodes, Supplier<Object> config, Supplier<String> engineYaml) {
+    return o.integer("admin-port", 9090) < 0 ? null
+        : new AdminHttpServer(nodes, registry, config, engineYaml, o.flag("chaos"));
   }
 
   private static void runLoad(CliOptions o) throws Exception {

@@ -30,7 +30,8 @@ class FailoverTest {
 
   @Test
   void acknowledgedWritesAreReadableOnTheNewLeaderAfterTheOldLeaderStops() throws Exception {
-    try (DemoCluster cluster = TestClusters.start(TestClusters.threeNodes(TestClusters.template(1), dir))) {
+    try (DemoCluster cluster = TestClusters.start(
+        TestClusters.threeNodes(TestClusters.templateWithoutLagShedding(1), dir))) {
       final StorageNode oldLeader = cluster.leaderOf(0);
       final StorageNode survivor = cluster.nodes().stream().filter(n -> n != oldLeader).findFirst().orElseThrow();
       try (Jedis j = jedis(survivor)) {
@@ -55,7 +56,8 @@ class FailoverTest {
 
   @Test
   void aRestartedFollowerCatchesUpWithoutLosingAcknowledgedWrites() throws Exception {
-    try (DemoCluster cluster = TestClusters.start(TestClusters.threeNodes(TestClusters.template(1), dir))) {
+    try (DemoCluster cluster = TestClusters.start(
+        TestClusters.threeNodes(TestClusters.templateWithoutLagShedding(1), dir))) {
       final StorageNode leader = cluster.leaderOf(0);
       final String followerId = cluster.nodes().stream().filter(n -> n != leader).findFirst().orElseThrow()
           .config().nodeId();
@@ -84,7 +86,7 @@ class FailoverTest {
 
   @Test
   void aRestartedClusterRecoversItsDataFromTheDataDirs() throws Exception {
-    final List<NodeConfig> configs = TestClusters.threeNodes(TestClusters.template(2), dir);
+    final List<NodeConfig> configs = TestClusters.threeNodes(TestClusters.templateWithoutLagShedding(2), dir);
     try (DemoCluster cluster = TestClusters.start(configs)) {
       try (Jedis j = jedis(cluster.node("n1"))) {
         for (int i = 0; i < 40; i++) {

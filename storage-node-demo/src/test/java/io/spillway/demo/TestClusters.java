@@ -1,6 +1,7 @@
 package io.spillway.demo;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.spillway.admission.EngineConfig;
 import io.spillway.demo.raft.RaftSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -36,13 +37,27 @@ final class TestClusters {
         .requestTimeout(Duration.ofSeconds(10)).lagSampleInterval(Duration.ofMillis(100));
   }
 
+  /**
+   * A template whose follower-lag signal never sheds (targets out of reach): for tests about durability and
+   * failover, which write on purpose while a follower is down, a condition the node otherwise sheds writes for.
+   */
+  static NodeConfig.Builder templateWithoutLagShedding(int partitions) {
+    return template(partitions).lagTargets(new io.spillway.demo.admission.LagTargets(Long.MAX_VALUE / 2,
+        Duration.ofDays(1)));
+  }
+
   /** Three node configs on free loopback ports under {@code root}. */
   static List<NodeConfig> threeNodes(NodeConfig.Builder template, Path root) {
     return DemoCluster.threeNodes(template, root, "127.0.0.1", freePorts(3), 0);
   }
 
   static DemoCluster start(List<NodeConfig> configs) throws IOException, InterruptedException, TimeoutException {
-    final DemoCluster cluster = new DemoCluster(configs, new SimpleMeterRegistry());
+    return start(configs, EngineConfig.defaults());
+  }
+
+  static DemoCluster start(List<NodeConfig> configs, EngineConfig engineConfig)
+      throws IOException, InterruptedException, TimeoutException {
+    final DemoCluster cluster = new DemoCluster(configs, engineConfig, new SimpleMeterRegistry());
     try {
       cluster.start();
       cluster.awaitLeaders(STARTUP);
@@ -82,6 +97,17 @@ final class TestClusters {
         throw new AssertionError("timed out after " + timeout.toMillis() + " ms waiting for " + what);
       }
       LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
+    }
+  }
+
+  /** A key of the given partition under {@code prefix} (keys are hashed: try until one lands there). */
+  static String keyOf(int partition, int partitions, String prefix) {
+    final io.spillway.demo.cluster.ShardMap shards = new io.spillway.demo.cluster.ShardMap(partitions);
+    for (int i = 0; ; i++) {
+      final String key = prefix + i;
+      if (shards.partitionOf(key.getBytes(java.nio.charset.StandardCharsets.UTF_8)) == partition) {
+        return key;
+      }
     }
   }
 

@@ -47,6 +47,7 @@ public final class AdminHttpServer implements AutoCloseable {
   private final Supplier<List<StorageNode>> nodes;
   private final PrometheusMeterRegistry registry;
   private final Supplier<Object> config;
+  private final Supplier<String> engineYaml;
   private final ChaosEndpoint chaos;
   private EventLoopGroup group;
   private Channel channel;
@@ -59,9 +60,22 @@ public final class AdminHttpServer implements AutoCloseable {
    */
   public AdminHttpServer(Supplier<List<StorageNode>> nodes, PrometheusMeterRegistry registry, Supplier<Object> config,
       boolean chaos) {
+    this(nodes, registry, config, () -> null, chaos);
+  }
+
+  /**
+   * @param nodes the nodes running in this process
+   * @param registry the registry to scrape
+   * @param config the running configuration, rendered as JSON by {@code /config}
+   * @param engineYaml the admission engine's running config as YAML, served by {@code /config?format=yaml}
+   * @param chaos whether {@code /chaos/...} is served
+   */
+  public AdminHttpServer(Supplier<List<StorageNode>> nodes, PrometheusMeterRegistry registry, Supplier<Object> config,
+      Supplier<String> engineYaml, boolean chaos) {
     this.nodes = nodes;
     this.registry = registry;
     this.config = config;
+    this.engineYaml = engineYaml;
     this.chaos = chaos ? new ChaosEndpoint(nodes) : null;
   }
 
@@ -89,8 +103,11 @@ public final class AdminHttpServer implements AutoCloseable {
   public synchronized void close() {
     if (channel != null) {
       channel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
-      group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
       channel = null;
+    }
+    if (group != null) {
+      group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+      group = null;
     }
   }
 
@@ -110,8 +127,8 @@ public final class AdminHttpServer implements AutoCloseable {
             case "/metrics" -> response = response(HttpResponseStatus.OK,
                 "text/plain; version=0.0.4; charset=utf-8", registry.scrape());
             case "/status" -> response = json(StatusReport.build(nodes.get()));
-            case "/config" -> response = json(config.get());
-            case "/" -> response = text(HttpResponseStatus.OK, "endpoints: /metrics /status /config"
+            case "/config" -> response = config(uri.parameters().getOrDefault("format", List.of("json")).get(0));
+            case "/" -> response = text(HttpResponseStatus.OK, "endpoints: /metrics /status /config[?format=yaml]"
                 + (chaos != null ? " POST /chaos/{slow-apply,slow-flush,slow-rocksdb,pause,resume,reset}" : "")
                 + "\n");
             default -> response = text(HttpResponseStatus.NOT_FOUND, "no such endpoint: " + path + "\n");
@@ -126,6 +143,18 @@ public final class AdminHttpServer implements AutoCloseable {
       if (!keepAlive) {
         future.addListener(ChannelFutureListener.CLOSE);
       }
+    }
+
+    private FullHttpResponse config(String format) {
+      if ("yaml".equals(format)) {
+        final String yaml = engineYaml.get();
+        return yaml == null ? text(HttpResponseStatus.NOT_FOUND, "no engine config\n")
+            : response(HttpResponseStatus.OK, "application/yaml; charset=utf-8", yaml);
+      }
+      if (!"json".equals(format)) {
+        return text(HttpResponseStatus.BAD_REQUEST, "format must be json or yaml, was '" + format + "'\n");
+      }
+      return json(config.get());
     }
 
     private FullHttpResponse chaos(HttpMethod method, String action, Map<String, List<String>> params) {

@@ -1,6 +1,7 @@
 package io.spillway.demo.admin;
 
 import io.spillway.demo.StorageNode;
+import io.spillway.demo.admission.FollowerLagSignal;
 import io.spillway.demo.command.OpType;
 import io.spillway.demo.lag.FollowerLag;
 import io.spillway.demo.lag.PartitionLag;
@@ -15,9 +16,9 @@ import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
 
 /**
- * Builds the {@code /status} document from the nodes running in this process: per node, request counts and
- * in-flight work; per partition, its leader, each local replica's role and indexes, and the follower lag sampled
- * by the leader (present when the leader runs in this process).
+ * Builds the {@code /status} document from the nodes running in this process: per node, request counts, in-flight
+ * work and the admission engine's state ({@link AdmissionStatus}); per partition, its leader, each local replica's
+ * role and indexes, and the follower lag sampled by the leader (present when the leader runs in this process).
  */
 final class StatusReport {
   private StatusReport() {
@@ -56,6 +57,7 @@ final class StatusReport {
       ops.put(op.name().toLowerCase(Locale.ROOT), o);
     }
     m.put("requests", ops);
+    m.put("admission", AdmissionStatus.build(n.admission()));
     return m;
   }
 
@@ -96,6 +98,8 @@ final class StatusReport {
       l.put("commit_index", lag.commitIndex());
       l.put("max_lag_entries", lag.maxLagEntries());
       l.put("quorum_lag_entries", lag.quorumLagEntries());
+      l.put("pressure", Math.round(FollowerLagSignal.pressure(lag, nodes.get(0).config().lagTargets()) * 1000)
+          / 1000.0);
       final List<Object> followers = new ArrayList<>();
       for (FollowerLag f : lag.followers()) {
         final Map<String, Object> fm = new LinkedHashMap<>();

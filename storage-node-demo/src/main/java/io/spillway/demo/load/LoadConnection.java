@@ -1,13 +1,11 @@
 package io.spillway.demo.load;
 
-import io.spillway.demo.command.Tier;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -17,7 +15,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * One open-loop RESP client connection: a writer thread sends GET/SET on a fixed schedule whether or not replies
  * came back (up to {@code maxOutstanding} unanswered, beyond which the scheduled send is skipped and counted), and a
- * reader thread parses replies in order and records their outcome and latency.
+ * reader thread parses replies in order and records their outcome and latency. The rate ramps linearly from 10 %
+ * to 100 % over the ramp time.
  */
 final class LoadConnection implements AutoCloseable {
   private final Socket socket;
@@ -25,28 +24,31 @@ final class LoadConnection implements AutoCloseable {
   private final InputStream in;
   private final ArrayBlockingQueue<Long> sentAt;
   private final TierStats stats;
-  private final LoadSettings settings;
+  private final LoadShape shape;
+  private final ConnectionPlan plan;
   private final long intervalNanos;
   private final byte[] value;
+  private long startNanos;
   private volatile boolean running = true;
   private Thread writer;
   private Thread reader;
 
-  LoadConnection(InetSocketAddress target, Tier tier, String name, LoadSettings settings, TierStats stats)
-      throws IOException {
-    this.settings = settings;
+  LoadConnection(ConnectionPlan plan, LoadShape shape, TierStats stats) throws IOException {
+    this.plan = plan;
+    this.shape = shape;
     this.stats = stats;
-    this.sentAt = new ArrayBlockingQueue<>(settings.maxOutstanding());
-    this.intervalNanos = Math.max(1, 1_000_000_000L * settings.connections() / settings.ratePerSecond());
-    this.value = "v".repeat(settings.valueBytes()).getBytes(StandardCharsets.US_ASCII);
+    this.sentAt = new ArrayBlockingQueue<>(shape.maxOutstanding());
+    this.intervalNanos = Math.max(1, (long) (1e9 / plan.ratePerSecond()));
+    this.value = "v".repeat(shape.valueBytes()).getBytes(StandardCharsets.US_ASCII);
+    final String name = plan.name();
     socket = new Socket();
-    socket.connect(target, 5_000);
+    socket.connect(plan.target(), 5_000);
     socket.setTcpNoDelay(true);
     socket.setSoTimeout(30_000);
     out = new BufferedOutputStream(socket.getOutputStream(), 16 << 10);
     in = new BufferedInputStream(socket.getInputStream(), 16 << 10);
     command("CLIENT", "SETNAME", name);
-    command("SPILLWAY.TIER", tier.wireName());
+    command("SPILLWAY.TIER", plan.tier().wireName());
     out.flush();
     for (int i = 0; i < 2; i++) {
       final String line = readLine();
@@ -57,6 +59,7 @@ final class LoadConnection implements AutoCloseable {
   }
 
   void start(String name) {
+    startNanos = System.nanoTime();
     writer = new Thread(this::writeLoop, name + "-writer");
     reader = new Thread(this::readLoop, name + "-reader");
     writer.setDaemon(true);
@@ -74,15 +77,16 @@ final class LoadConnection implements AutoCloseable {
           LockSupport.parkNanos(wait);
           continue;
         }
-        next += intervalNanos;
+        next += currentInterval();
         if (sentAt.remainingCapacity() == 0) {
           stats.skipped.increment();
           continue;
         }
         final ThreadLocalRandom r = ThreadLocalRandom.current();
-        final String key = "key:" + r.nextInt(settings.keys());
+        final String key = "key:" + r.nextInt(shape.keys());
         sentAt.add(System.nanoTime());
-        if (r.nextDouble() < settings.readRatio()) {
+        stats.sent.increment();
+        if (r.nextDouble() < plan.readRatio()) {
           command("GET", key);
         } else {
           command("SET", key, value);
@@ -92,6 +96,16 @@ final class LoadConnection implements AutoCloseable {
     } catch (IOException e) {
       running = false;
     }
+  }
+
+  /** The send interval now: the full-rate interval stretched during the ramp (10 % of the rate at start). */
+  private long currentInterval() {
+    final long ramp = shape.ramp().toNanos();
+    if (ramp <= 0) {
+      return intervalNanos;
+    }
+    final double progress = Math.min(1.0, (double) (System.nanoTime() - startNanos) / ramp);
+    return (long) (intervalNanos / (0.1 + 0.9 * progress));
   }
 
   private void readLoop() {
@@ -106,7 +120,7 @@ final class LoadConnection implements AutoCloseable {
           skipBody(type, Integer.parseInt(line));
         }
         final Long start = sentAt.poll();
-        stats.recordReply(start == null ? 0 : System.nanoTime() - start, type != '-', line.startsWith("BUSY"));
+        stats.recordReply(start == null ? 0 : System.nanoTime() - start, type == '-' ? line : null);
       }
     } catch (IOException | RuntimeException e) {
       if (running) {

@@ -5,60 +5,73 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 
 /**
- * A built-in open-loop load generator speaking RESP over real sockets: {@code connections} clients, each named
- * {@code load-<tier>-<n>} and set to a tier with {@code SPILLWAY.TIER}, send GET/SET at a fixed total rate whatever
- * the node answers (open loop, so overload shows up as errors and skipped sends rather than as a politely slowed
- * client). Every second it prints, per tier, the ok / BUSY / other-error replies per second, the sends skipped
- * because a connection had too many unanswered requests, and the latency of successful replies.
+ * A built-in open-loop load generator speaking RESP over real sockets: each connection names itself
+ * ({@code CLIENT SETNAME}), sets its tier ({@code SPILLWAY.TIER}) and sends GET/SET at its own rate whatever the node
+ * answers (open loop, so overload shows up as {@code -BUSY} replies, errors and skipped sends rather than as a
+ * politely slowed client). Every second it prints, per tier, the offered, ok, {@code -BUSY} (with the main reasons)
+ * and other-error replies per second, and p50/p99 latency of successful replies; at the end, the totals.
  */
 public final class LoadGenerator {
-  private final LoadSettings settings;
+  private final List<ConnectionPlan> plans;
+  private final LoadShape shape;
   private final PrintStream out;
   private final Map<Tier, TierStats> stats = new EnumMap<>(Tier.class);
 
-  /** A generator printing its table to {@code out}. */
+  /** A generator for the {@code load} mode's settings. */
   public LoadGenerator(LoadSettings settings, PrintStream out) {
-    this.settings = settings;
+    this(settings.plans(), settings.shape(), out);
+  }
+
+  /** A generator of the given connections, printing its table to {@code out}. */
+  public LoadGenerator(List<ConnectionPlan> plans, LoadShape shape, PrintStream out) {
+    if (plans.isEmpty()) {
+      throw new IllegalArgumentException("at least one connection is needed");
+    }
+    this.plans = List.copyOf(plans);
+    this.shape = shape;
     this.out = out;
-    settings.tiers().forEach(t -> stats.put(t, new TierStats()));
+    plans.forEach(p -> stats.computeIfAbsent(p.tier(), t -> new TierStats()));
   }
 
   /** Runs for the configured duration; returns the totals per tier. */
-  public Map<Tier, long[]> run() throws IOException {
+  public LoadReport run() throws IOException {
     final List<LoadConnection> connections = new ArrayList<>();
+    final long start;
     try {
-      for (int i = 0; i < settings.connections(); i++) {
-        final Tier tier = settings.tiers().get(i % settings.tiers().size());
-        final String name = "load-" + tier.wireName() + "-" + i;
-        final LoadConnection c = new LoadConnection(settings.targets().get(i % settings.targets().size()), tier, name,
-            settings, stats.get(tier));
-        connections.add(c);
+      for (ConnectionPlan plan : plans) {
+        connections.add(new LoadConnection(plan, shape, stats.get(plan.tier())));
       }
-      out.printf("offering %d req/s over %d connections to %s for %d s (reads %.0f%%, tiers %s)%n",
-          settings.ratePerSecond(), settings.connections(), settings.targets(), settings.duration().toSeconds(),
-          settings.readRatio() * 100, settings.tiers());
+      final double rate = plans.stream().mapToDouble(ConnectionPlan::ratePerSecond).sum();
+      out.printf(Locale.ROOT, "offering %.0f req/s over %d connections for %d s (ramp %d s), tiers %s%n", rate,
+          plans.size(), shape.duration().toSeconds(), shape.ramp().toSeconds(), stats.keySet());
+      start = System.nanoTime();
       for (int i = 0; i < connections.size(); i++) {
         connections.get(i).start("load-" + i);
       }
-      report(connections);
+      report(start);
     } finally {
       connections.forEach(c -> c.stop(2_000));
     }
-    return summary();
+    return summary(System.nanoTime() - start);
   }
 
-  private void report(List<LoadConnection> connections) {
-    final long start = System.nanoTime();
-    final long end = start + settings.duration().toNanos();
+  private void report(long start) {
+    final long end = start + shape.duration().toNanos();
     final Map<Tier, long[]> last = new EnumMap<>(Tier.class);
-    stats.keySet().forEach(t -> last.put(t, new long[4]));
+    final Map<Tier, Map<String, Long>> lastBusy = new EnumMap<>(Tier.class);
+    stats.keySet().forEach(t -> {
+      last.put(t, new long[5]);
+      lastBusy.put(t, Map.of());
+    });
     long nextTick = start + TimeUnit.SECONDS.toNanos(1);
     int second = 0;
     while (System.nanoTime() - end < 0) {
@@ -69,34 +82,52 @@ public final class LoadGenerator {
       }
       nextTick += TimeUnit.SECONDS.toNanos(1);
       second++;
-      if (second == 1 || second % 20 == 1) {
-        out.printf("%5s %4s %9s %9s %9s %9s %9s %9s%n", "t(s)", "tier", "ok/s", "busy/s", "err/s", "skipped/s",
-            "p50(ms)", "p99(ms)");
+      if (second == 1 || second % 10 == 1) {
+        out.printf("%5s %4s %9s %8s %8s %-34s %6s %8s %8s%n", "t(s)", "tier", "offered/s", "ok/s", "busy/s",
+            "busy reasons/s", "err/s", "p50(ms)", "p99(ms)");
       }
       for (Map.Entry<Tier, TierStats> e : stats.entrySet()) {
         final TierStats s = e.getValue();
-        final long[] now = {s.ok.sum(), s.busy.sum(), s.errors.sum(), s.skipped.sum()};
+        final long[] now = {s.sent.sum() + s.skipped.sum(), s.ok.sum(), s.busyTotal(), s.errors.sum()};
         final long[] prev = last.get(e.getKey());
+        final Map<String, Long> busyNow = s.busyByReason();
         final Histogram h = s.takeInterval();
-        out.printf("%5d %4s %9d %9d %9d %9d %9.1f %9.1f%n", second, e.getKey().wireName(), now[0] - prev[0],
-            now[1] - prev[1], now[2] - prev[2], now[3] - prev[3], h.getValueAtPercentile(50) / 1e6,
-            h.getValueAtPercentile(99) / 1e6);
+        out.printf(Locale.ROOT, "%5d %4s %9d %8d %8d %-34s %6d %8.1f %8.1f%n", second, e.getKey().wireName(),
+            now[0] - prev[0], now[1] - prev[1], now[2] - prev[2], reasons(busyNow, lastBusy.get(e.getKey())),
+            now[3] - prev[3], h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(50) / 1e6,
+            h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(99) / 1e6);
         last.put(e.getKey(), now);
+        lastBusy.put(e.getKey(), busyNow);
       }
     }
   }
 
-  private Map<Tier, long[]> summary() {
-    final Map<Tier, long[]> totals = new EnumMap<>(Tier.class);
-    out.printf("totals: %4s %9s %9s %9s %9s %9s %9s%n", "tier", "ok", "busy", "err", "skipped", "p50(ms)", "p99(ms)");
+  /** The reasons of the interval, largest first, abbreviated: {@code SHED_TIER=812 QUEUE_TIMEOUT=40}. */
+  static String reasons(Map<String, Long> now, Map<String, Long> before) {
+    final Map<String, Long> delta = new LinkedHashMap<>();
+    now.forEach((r, n) -> {
+      final long d = n - before.getOrDefault(r, 0L);
+      if (d > 0) {
+        delta.put(r, d);
+      }
+    });
+    final StringBuilder b = new StringBuilder();
+    delta.entrySet().stream().sorted((a, c) -> Long.compare(c.getValue(), a.getValue())).limit(2)
+        .forEach(en -> b.append(b.length() == 0 ? "" : " ").append(en.getKey()).append('=').append(en.getValue()));
+    return b.length() == 0 ? "-" : b.toString();
+  }
+
+  private LoadReport summary(long elapsedNanos) {
+    final Map<Tier, LoadReport.TierTotals> totals = new EnumMap<>(Tier.class);
     for (Map.Entry<Tier, TierStats> e : stats.entrySet()) {
       final TierStats s = e.getValue();
       s.takeInterval();
-      final long[] t = {s.ok.sum(), s.busy.sum(), s.errors.sum(), s.skipped.sum()};
-      totals.put(e.getKey(), t);
-      out.printf("        %4s %9d %9d %9d %9d %9.1f %9.1f%n", e.getKey().wireName(), t[0], t[1], t[2], t[3],
-          s.total.getValueAtPercentile(50) / 1e6, s.total.getValueAtPercentile(99) / 1e6);
+      totals.put(e.getKey(), new LoadReport.TierTotals(s.sent.sum(), s.skipped.sum(), s.ok.sum(),
+          s.busyByReason(), s.errors.sum(), s.total.getValueAtPercentile(50) / 1e6,
+          s.total.getValueAtPercentile(99) / 1e6));
     }
-    return totals;
+    final LoadReport report = new LoadReport(totals, elapsedNanos / 1e9);
+    report.print(out);
+    return report;
   }
 }

@@ -3,6 +3,7 @@ package io.spillway.demo.load;
 import io.spillway.demo.command.Tier;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -42,5 +43,21 @@ public record LoadSettings(List<InetSocketAddress> targets, int connections, int
       throw new IllegalArgumentException("keys >= 1, valueBytes >= 0, maxOutstanding >= 1 and tiers non-empty, were "
           + keys + ", " + valueBytes + ", " + maxOutstanding + ", " + tiers);
     }
+  }
+
+  /** One plan per connection: tiers and targets round-robin, named {@code load-<tier>-<n>}, equal rates. */
+  public List<ConnectionPlan> plans() {
+    final List<ConnectionPlan> plans = new ArrayList<>();
+    for (int i = 0; i < connections; i++) {
+      final Tier tier = tiers.get(i % tiers.size());
+      plans.add(new ConnectionPlan(targets.get(i % targets.size()), tier, "load-" + tier.wireName() + "-" + i,
+          (double) ratePerSecond / connections, readRatio));
+    }
+    return plans;
+  }
+
+  /** The shared shape: no ramp. */
+  public LoadShape shape() {
+    return new LoadShape(duration, Duration.ZERO, keys, valueBytes, maxOutstanding);
   }
 }

@@ -1,29 +1,55 @@
 package io.spillway.demo.load;
 
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
-/** Outcome counts and latencies of one tier's connections; recorded by reader/writer threads, read by the reporter. */
+/**
+ * Outcome counts and latencies of one tier's connections; recorded by reader/writer threads, read by the reporter.
+ * Offered = sent + skipped; {@code -BUSY} replies are counted per reason.
+ */
 final class TierStats {
+  final LongAdder sent = new LongAdder();
   final LongAdder ok = new LongAdder();
-  final LongAdder busy = new LongAdder();
   final LongAdder errors = new LongAdder();
   final LongAdder skipped = new LongAdder();
+  private final Map<String, LongAdder> busy = new ConcurrentHashMap<>();
   private final Recorder latency = new Recorder(TimeUnit.SECONDS.toNanos(60), 2);
   private Histogram interval;
   final Histogram total = new Histogram(TimeUnit.SECONDS.toNanos(60), 2);
 
-  void recordReply(long latencyNanos, boolean isOk, boolean isBusy) {
-    if (isOk) {
+  /**
+   * Records a reply.
+   *
+   * @param errorLine the error text without the leading {@code -}, or {@code null} for a success
+   */
+  void recordReply(long latencyNanos, String errorLine) {
+    if (errorLine == null) {
       ok.increment();
-      latency.recordValue(Math.min(latencyNanos, TimeUnit.SECONDS.toNanos(60)));
-    } else if (isBusy) {
-      busy.increment();
+      latency.recordValue(Math.min(Math.max(0, latencyNanos), TimeUnit.SECONDS.toNanos(60)));
+    } else if (errorLine.startsWith("BUSY ")) {
+      final int end = errorLine.indexOf(' ', 5);
+      final String reason = end < 0 ? errorLine.substring(5) : errorLine.substring(5, end);
+      busy.computeIfAbsent(reason, r -> new LongAdder()).increment();
     } else {
       errors.increment();
     }
+  }
+
+  /** {@code -BUSY} replies so far by reason, sorted by reason. */
+  Map<String, Long> busyByReason() {
+    final Map<String, Long> m = new TreeMap<>();
+    busy.forEach((r, n) -> m.put(r, n.sum()));
+    return m;
+  }
+
+  /** All {@code -BUSY} replies so far. */
+  long busyTotal() {
+    return busy.values().stream().mapToLong(LongAdder::sum).sum();
   }
 
   /** Swaps the interval histogram (reporter thread only) and folds it into the run total. */

@@ -49,14 +49,18 @@ public final class PipelineMetrics {
         .tag("node", nodeId).register(registry);
   }
 
+  /** An admitted request started on the storage executor. */
   void started(OpType op) {
     inflight[op.ordinal()].incrementAndGet();
   }
 
-  void finished(OpType op, Outcome outcome, long startNanos, boolean wasInflight) {
-    if (wasInflight) {
-      inflight[op.ordinal()].decrementAndGet();
-    }
+  /** A started request's storage work ended (possibly after its client got a timeout). */
+  void ended(OpType op) {
+    inflight[op.ordinal()].decrementAndGet();
+  }
+
+  /** The client got its reply. */
+  void finished(OpType op, Outcome outcome, long startNanos) {
     counters[op.ordinal()][outcome.ordinal()].increment();
     latency[op.ordinal()].record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
   }

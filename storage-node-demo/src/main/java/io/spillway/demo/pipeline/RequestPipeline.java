@@ -1,17 +1,22 @@
 package io.spillway.demo.pipeline;
 
+import io.spillway.admission.AdmissionCallback;
+import io.spillway.admission.ClientHandle;
+import io.spillway.admission.Decisions;
+import io.spillway.admission.Outcome;
+import io.spillway.admission.Reason;
+import io.spillway.admission.SignalScope;
+import io.spillway.demo.admission.NodeAdmission;
 import io.spillway.demo.cluster.ShardMap;
 import io.spillway.demo.command.DataCommand;
 import io.spillway.demo.command.OpType;
 import io.spillway.demo.command.Tier;
 import io.spillway.demo.resp.RespReply;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -20,132 +25,203 @@ import java.util.concurrent.TimeoutException;
  *
  * <ol>
  *   <li><b>classify</b> (on the Netty event loop): op type (READ for GET/MGET, WRITE for SET/DEL, SCAN for RANGE),
- *       the connection's tier and client name, the partitions the keys map to, the arrival time.</li>
- *   <li><b>decide</b>: admit or reject with a {@link Rejection} ({@code -BUSY <REASON> retry_after_ms=<n>
- *       tier=<tN>}). The admission engine plugs in here; until then every request is admitted and only a full
- *       storage executor rejects ({@code QUEUE_FULL}).</li>
- *   <li><b>execute</b>: hand the request to the bounded {@link StorageExecutor}; the reply future completes on a
- *       storage or Raft thread, or with a timeout error after {@code requestTimeout}.</li>
+ *       the connection's tier capped by its client's class, the client handle, the request's partition and its
+ *       deadline (arrival + request timeout).</li>
+ *   <li><b>decide</b>: {@code AdmissionEngine.submit}, asynchronous: the engine admits at once, rejects with a
+ *       reason and a retry-after ({@code -BUSY <REASON> retry_after_ms=<n> tier=<tN>}), or queues the request in
+ *       its op type's CoDel queue and dispatches it to the storage executor when a permit frees. No thread waits.
+ *       </li>
+ *   <li><b>execute</b> on the bounded {@link StorageExecutor}; writes are sent asynchronously to the partition's
+ *       Raft leader, so no storage thread waits for replication. The permit is released when the command's future
+ *       completes (SUCCESS or ERROR, with the measured service time), or as DROPPED when the request's deadline
+ *       passed before it could start or the executor refused it. The client gets a timeout error after the request
+ *       timeout; the permit stays held until the storage work really ends.</li>
  * </ol>
- * {@link #submit} never blocks, so the event loop never waits on storage.
+ *
+ * <p>Partition rule: a command touching one partition carries it; a read or scan touching several carries none
+ * ({@link SignalScope#ANY_PARTITION}); a write touching several (a multi-key DEL) carries the one whose follower lag
+ * pressure is highest, so a write that touches a lagging partition is judged by that partition's lag.
  */
 public final class RequestPipeline {
-  /** Base of the retry-after hint of a {@code QUEUE_FULL} rejection; the hint is jittered up to twice this. */
-  static final long QUEUE_FULL_RETRY_AFTER_MS = 25;
-
   /**
    * A classified request: what the admission decision is based on.
    *
    * @param op op type
-   * @param tier the connection's tier
-   * @param client the client name ({@code CLIENT SETNAME}) or {@code default}
-   * @param partitions the partitions the request touches (all of them for a range scan)
+   * @param tier the tier it is judged in (the connection's tier capped by the client's class)
+   * @param client the client's handle
+   * @param partition the partition the decision is scoped to, or {@link SignalScope#ANY_PARTITION}
    * @param command the command to run
    * @param arrivalNanos {@link System#nanoTime()} when the command was decoded
+   * @param deadlineNanos {@link System#nanoTime()} after which the client no longer waits for the reply
    */
-  public record ClassifiedRequest(OpType op, Tier tier, String client, int[] partitions, DataCommand command,
-      long arrivalNanos) {
+  public record ClassifiedRequest(OpType op, Tier tier, ClientHandle client, int partition, DataCommand command,
+      long arrivalNanos, long deadlineNanos) {
   }
 
   private final CommandExecutor executor;
   private final StorageExecutor storage;
   private final ShardMap shards;
-  private final long requestTimeoutMillis;
+  private final NodeAdmission admission;
+  private final long requestTimeoutNanos;
   private final PipelineMetrics metrics;
 
   /**
    * @param executor runs commands against the partitions
    * @param storage the bounded pool storage work runs on
    * @param shards key → partition map
+   * @param admission the node's admission engine
    * @param requestTimeout longest time a request may take before the client gets a timeout error
    */
-  public RequestPipeline(CommandExecutor executor, StorageExecutor storage, ShardMap shards, Duration requestTimeout,
-      PipelineMetrics metrics) {
+  public RequestPipeline(CommandExecutor executor, StorageExecutor storage, ShardMap shards, NodeAdmission admission,
+      Duration requestTimeout, PipelineMetrics metrics) {
     if (requestTimeout.toMillis() < 1) {
       throw new IllegalArgumentException("requestTimeout must be >= 1 ms, was " + requestTimeout.toMillis() + " ms");
     }
     this.executor = executor;
     this.storage = storage;
     this.shards = shards;
-    this.requestTimeoutMillis = requestTimeout.toMillis();
+    this.admission = admission;
+    this.requestTimeoutNanos = requestTimeout.toNanos();
     this.metrics = metrics;
+  }
+
+  /** The handle of a client name (registered on first use); connections call this once per name. */
+  public ClientHandle client(String name) {
+    return admission.client(name);
   }
 
   /**
    * Classifies, decides and schedules a data command. Called on the event loop; never blocks.
    *
-   * @param tier the connection's tier
-   * @param client the connection's client name
+   * @param tier the tier the connection claims
+   * @param client the connection's client handle
    * @return the reply: the command's result, a {@code -BUSY} rejection, or an error
    */
-  public CompletableFuture<RespReply> submit(Tier tier, String client, DataCommand command) {
+  public CompletableFuture<RespReply> submit(Tier tier, ClientHandle client, DataCommand command) {
     final ClassifiedRequest request = classify(tier, client, command);
-    final Rejection rejection = decide(request);
-    if (rejection != null) {
-      metrics.finished(request.op(), PipelineMetrics.Outcome.BUSY, request.arrivalNanos(), false);
-      return CompletableFuture.completedFuture(rejection.toReply());
-    }
-    return execute(request);
-  }
-
-  /** Step 1: what the request is, who sent it, where it goes. */
-  ClassifiedRequest classify(Tier tier, String client, DataCommand command) {
-    final int[] partitions;
-    if (command.opType() == OpType.SCAN) {
-      partitions = new int[shards.partitions()];
-      Arrays.setAll(partitions, i -> i);
-    } else {
-      final List<byte[]> keys = command.keys();
-      partitions = keys.stream().mapToInt(shards::partitionOf).distinct().toArray();
-    }
-    return new ClassifiedRequest(command.opType(), tier, client, partitions, command, System.nanoTime());
-  }
-
-  /** Step 2: admit ({@code null}) or reject. Every request is admitted until the admission engine is plugged in. */
-  Rejection decide(ClassifiedRequest request) {
-    return null;
-  }
-
-  /** Step 3: run on the storage executor; a full executor rejects with {@code QUEUE_FULL}. */
-  private CompletableFuture<RespReply> execute(ClassifiedRequest request) {
     final CompletableFuture<RespReply> result = new CompletableFuture<>();
-    metrics.started(request.op());
-    try {
-      storage.execute(() -> {
-        CompletableFuture<RespReply> f;
-        try {
-          f = executor.execute(request.command());
-        } catch (RuntimeException e) {
-          f = CompletableFuture.failedFuture(e);
-        }
-        f.whenComplete((reply, error) -> {
-          if (error == null) {
-            result.complete(reply);
-          } else {
-            result.completeExceptionally(error);
-          }
-        });
-      });
-    } catch (RejectedExecutionException e) {
-      metrics.finished(request.op(), PipelineMetrics.Outcome.BUSY, request.arrivalNanos(), true);
-      final long retryAfter = QUEUE_FULL_RETRY_AFTER_MS
-          + ThreadLocalRandom.current().nextLong(QUEUE_FULL_RETRY_AFTER_MS + 1);
-      return CompletableFuture.completedFuture(new Rejection("QUEUE_FULL", retryAfter, request.tier()).toReply());
+    admission.engine().submit(NodeAdmission.engineOp(request.op()), NodeAdmission.engineTier(request.tier()),
+        client, request.partition(), request.deadlineNanos(), Decisions.NO_COST_HINT, storage,
+        new Decision(request, result));
+    if (result.isDone()) {
+      return result; // rejected at once
     }
-    return result.orTimeout(requestTimeoutMillis, TimeUnit.MILLISECONDS).handle((reply, error) -> {
-      if (error == null) {
-        metrics.finished(request.op(), PipelineMetrics.Outcome.OK, request.arrivalNanos(), true);
-        return reply;
+    final long remaining = request.deadlineNanos() - System.nanoTime();
+    return result.orTimeout(Math.max(1, remaining), TimeUnit.NANOSECONDS)
+        .handle((reply, error) -> reply(request, reply, error));
+  }
+
+  /** Step 1: what the request is, who sent it, where it goes, by when. */
+  ClassifiedRequest classify(Tier tier, ClientHandle client, DataCommand command) {
+    final long now = System.nanoTime();
+    return new ClassifiedRequest(command.opType(), NodeAdmission.effectiveTier(tier, client), client,
+        partitionOf(command), command, now, now + requestTimeoutNanos);
+  }
+
+  private int partitionOf(DataCommand command) {
+    final List<byte[]> keys = command.keys();
+    if (keys.isEmpty()) {
+      return shards.partitions() == 1 ? 0 : SignalScope.ANY_PARTITION; // a range scan touches every partition
+    }
+    final int first = shards.partitionOf(keys.get(0));
+    int chosen = first;
+    double worst = admission.lagPressureOrNegative(first);
+    boolean several = false;
+    for (int i = 1; i < keys.size(); i++) {
+      final int p = shards.partitionOf(keys.get(i));
+      if (p != first) {
+        several = true;
+        final double pressure = admission.lagPressureOrNegative(p);
+        if (pressure > worst) {
+          worst = pressure;
+          chosen = p;
+        }
       }
-      final Throwable cause = unwrap(error);
-      if (cause instanceof TimeoutException) {
-        metrics.finished(request.op(), PipelineMetrics.Outcome.TIMEOUT, request.arrivalNanos(), true);
-        return RespReply.err("timeout after " + requestTimeoutMillis + " ms"
-            + (request.op() == OpType.WRITE ? " (the write may still be applied)" : ""));
+    }
+    if (!several) {
+      return first;
+    }
+    return command.opType() == OpType.WRITE ? chosen : SignalScope.ANY_PARTITION;
+  }
+
+  /** The engine's answer for one request: run it on the storage executor, or reply {@code -BUSY}. */
+  private final class Decision implements AdmissionCallback {
+    private final ClassifiedRequest request;
+    private final CompletableFuture<RespReply> result;
+
+    Decision(ClassifiedRequest request, CompletableFuture<RespReply> result) {
+      this.request = request;
+      this.result = result;
+    }
+
+    @Override
+    public void onAdmitted(long permit) {
+      if (storage.isCurrentThread()) {
+        run(permit); // dispatched from a queue: the engine already handed us to a storage thread
+        return;
       }
-      metrics.finished(request.op(), PipelineMetrics.Outcome.ERROR, request.arrivalNanos(), true);
-      return RespReply.err("storage error: " + cause.getMessage());
-    });
+      try {
+        storage.execute(() -> run(permit));
+      } catch (RejectedExecutionException e) {
+        admission.engine().release(permit, Outcome.DROPPED, 0L);
+        reject(Reason.EXECUTOR_REJECTED, admission.engine().stats().serviceTimeNanos(
+            NodeAdmission.engineOp(request.op())));
+      }
+    }
+
+    @Override
+    public void onRejected(Reason reason, long retryAfterNanos) {
+      reject(reason, retryAfterNanos);
+    }
+
+    private void reject(Reason reason, long retryAfterNanos) {
+      metrics.finished(request.op(), PipelineMetrics.Outcome.BUSY, request.arrivalNanos());
+      final long retryAfterMs = Math.max(1, (retryAfterNanos + 999_999) / 1_000_000);
+      result.complete(new Rejection(reason.name(), retryAfterMs, request.tier()).toReply());
+    }
+
+    private void run(long permit) {
+      final long start = System.nanoTime();
+      if (start - request.deadlineNanos() >= 0 || result.isDone()) {
+        admission.engine().release(permit, Outcome.DROPPED, 0L); // the client already got its timeout
+        return;
+      }
+      metrics.started(request.op());
+      CompletableFuture<RespReply> work;
+      try {
+        work = executor.execute(request.command());
+      } catch (RuntimeException e) {
+        work = CompletableFuture.failedFuture(e);
+      }
+      work.whenComplete((reply, error) -> {
+        admission.engine().release(permit, error == null ? Outcome.SUCCESS : Outcome.ERROR,
+            System.nanoTime() - start);
+        metrics.ended(request.op());
+        if (error == null) {
+          result.complete(reply);
+        } else {
+          result.completeExceptionally(error);
+        }
+      });
+    }
+  }
+
+  private RespReply reply(ClassifiedRequest request, RespReply reply, Throwable error) {
+    if (error == null) {
+      final boolean busy = reply instanceof RespReply.Error e && e.text().startsWith("BUSY ");
+      if (!busy) {
+        metrics.finished(request.op(), PipelineMetrics.Outcome.OK, request.arrivalNanos());
+      }
+      return reply;
+    }
+    final Throwable cause = unwrap(error);
+    if (cause instanceof TimeoutException) {
+      metrics.finished(request.op(), PipelineMetrics.Outcome.TIMEOUT, request.arrivalNanos());
+      return RespReply.err("timeout after " + TimeUnit.NANOSECONDS.toMillis(requestTimeoutNanos) + " ms"
+          + (request.op() == OpType.WRITE ? " (the write may still be applied)" : ""));
+    }
+    metrics.finished(request.op(), PipelineMetrics.Outcome.ERROR, request.arrivalNanos());
+    return RespReply.err("storage error: " + cause.getMessage());
   }
 
   private static Throwable unwrap(Throwable t) {

@@ -1,6 +1,7 @@
 package io.spillway.demo.pipeline;
 
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -8,10 +9,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The bounded pool that runs storage work off the Netty event loops: a fixed number of threads and a bounded
- * queue; {@link #execute} never blocks and throws {@link RejectedExecutionException} when both are full.
+ * queue; {@link #execute} never blocks and throws {@link RejectedExecutionException} when both are full. It is the
+ * executor the admission engine hands dispatched requests to.
  */
-public final class StorageExecutor implements AutoCloseable {
+public final class StorageExecutor implements Executor, AutoCloseable {
   private final ThreadPoolExecutor pool;
+  private final ThreadGroup threadGroup;
 
   /**
    * @param name thread name prefix
@@ -26,9 +29,10 @@ public final class StorageExecutor implements AutoCloseable {
       throw new IllegalArgumentException("storage queue capacity must be >= 1, was " + queueCapacity);
     }
     final AtomicInteger ids = new AtomicInteger();
+    this.threadGroup = new ThreadGroup(name);
     this.pool = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS,
         new ArrayBlockingQueue<>(queueCapacity), r -> {
-          final Thread t = new Thread(r, name + "-" + ids.incrementAndGet());
+          final Thread t = new Thread(threadGroup, r, name + "-" + ids.incrementAndGet());
           t.setDaemon(true);
           return t;
         }, new ThreadPoolExecutor.AbortPolicy());
@@ -39,8 +43,14 @@ public final class StorageExecutor implements AutoCloseable {
    *
    * @throws RejectedExecutionException if the queue is full or the executor is closed
    */
+  @Override
   public void execute(Runnable task) {
     pool.execute(task);
+  }
+
+  /** Whether the calling thread is one of this executor's threads. */
+  public boolean isCurrentThread() {
+    return Thread.currentThread().getThreadGroup() == threadGroup;
   }
 
   /** Tasks waiting in the queue. */

@@ -4,6 +4,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.timeout.IdleStateEvent;
+import io.spillway.admission.ClientHandle;
 import io.spillway.demo.command.CommandException;
 import io.spillway.demo.command.DataCommand;
 import io.spillway.demo.command.DataCommandParser;
@@ -28,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * <p>Pipelined data commands keep their program order where it is observable, as Redis's one-at-a-time execution
  * does: a write starts only when every earlier command of the connection has finished, and a read or scan only when
  * every earlier write has; reads between writes run concurrently. A command's tier and client name are taken when
- * it arrives, so a {@code SPILLWAY.TIER} between pipelined commands applies from that point on.
+ * it arrives, so a {@code SPILLWAY.TIER} between pipelined commands applies from that point on. The client's
+ * admission handle is looked up once per {@code CLIENT SETNAME} and cached on the session.
  *
  * <p>At most {@code maxPipelined} data commands of a connection are waiting or running; beyond that (or while the
  * socket's outbound buffer is above its high-water mark) the connection stops being read, which pushes back on the
@@ -43,7 +45,7 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
   }
 
   /** A parsed data command waiting for the commands it must follow. */
-  private record Pending(Slot slot, DataCommand command, Tier tier, String client) {
+  private record Pending(Slot slot, DataCommand command, Tier tier, ClientHandle client) {
   }
 
   private final RequestPipeline pipeline;
@@ -90,7 +92,11 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
     final String name = command.name();
     if (DataCommandParser.isDataCommand(name)) {
       try {
-        waiting.add(new Pending(slot, parser.parse(command), session.tier, session.clientName));
+        final DataCommand parsed = parser.parse(command);
+        if (session.client == null) {
+          session.client = pipeline.client(session.clientName); // registered once per name, cached here
+        }
+        waiting.add(new Pending(slot, parsed, session.tier, session.client));
         inflight++;
         startReady(ctx);
         updateAutoRead(ctx);

@@ -90,14 +90,14 @@ final class SessionCommands {
 
   private static RespReply setName(String name, Session session) {
     if (name.isEmpty()) {
-      session.clientName = "default";
+      session.rename("default");
       return RespReply.OK;
     }
     if (name.length() > MAX_CLIENT_NAME || !name.chars().allMatch(ch -> ch > ' ' && ch < 127)) {
       return RespReply.err("Client names cannot contain spaces, newlines or special characters and are at most "
           + MAX_CLIENT_NAME + " characters.");
     }
-    session.clientName = name;
+    session.rename(name);
     return RespReply.OK;
   }
 

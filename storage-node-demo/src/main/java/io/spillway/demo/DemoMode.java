@@ -1,0 +1,207 @@
+package io.spillway.demo;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.spillway.admission.EngineStats;
+import io.spillway.admission.Reason;
+import io.spillway.demo.admin.AdminHttpServer;
+import io.spillway.demo.admission.EngineConfigSource;
+import io.spillway.demo.command.Tier;
+import io.spillway.demo.load.ConnectionPlan;
+import io.spillway.demo.load.LoadGenerator;
+import io.spillway.demo.load.LoadReport;
+import io.spillway.demo.load.LoadShape;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/**
+ * The {@code demo} mode, the jar's default: starts the in-process 3-node cluster on free loopback ports and a
+ * temporary data dir, with the admission engine's embedded default config (or {@code --config}), and drives it
+ * into overload with the built-in open-loop load generator. Six clients, one per tier, each reading through one
+ * connection to every node and writing through one more, offer a fixed tier mix (DESIGN.md's: t0 2 %, t1 10 %,
+ * t2 18 %, t3 20 %, t4 25 %, t5 25 %) at a total rate far above what the machine serves, ramped up over a few
+ * seconds. The generator prints a per-tier table every second; at the end the demo prints the goodput, the success
+ * rate of t0/t1 and the rejections by tier and reason, then stops the cluster and deletes its data.
+ */
+final class DemoMode {
+  static final Set<String> OPTIONS = Set.of("duration", "rate", "ramp", "partitions", "config", "admin-port",
+      "storage-threads");
+
+  /** Tier, share of the offered load, client name. */
+  private record Client(Tier tier, double share, String name) {
+  }
+
+  private static final List<Client> CLIENTS = List.of(
+      new Client(Tier.T0, 0.02, "health-probe"),
+      new Client(Tier.T1, 0.10, "checkout-api"),
+      new Client(Tier.T2, 0.18, "orders-api"),
+      new Client(Tier.T3, 0.20, "catalog-api"),
+      new Client(Tier.T4, 0.25, "recommendations"),
+      new Client(Tier.T5, 0.25, "report-batch"));
+  /** Share of each client's requests that are SETs, sent on its own connection. */
+  private static final double WRITE_SHARE = 0.05;
+
+  private DemoMode() {
+  }
+
+  /** Runs the demo; returns the process exit code. */
+  static int run(CliOptions o, PrintStream out) throws Exception {
+    final Duration duration = Duration.ofSeconds(o.integer("duration", 30));
+    final Duration ramp = Duration.ofSeconds(Math.min(o.integer("ramp", 5), o.integer("duration", 30)));
+    final int rate = o.integer("rate", 3_000);
+    if (rate < 100) {
+      throw new IllegalArgumentException("rate must be >= 100 requests/s, was " + rate);
+    }
+    final Path root = Files.createTempDirectory("spillway-demo-");
+    final List<NodeConfig> configs = DemoCluster.threeNodes(NodeConfig.builder()
+            .partitions(o.integer("partitions", 2))
+            .storage(o.integer("storage-threads", Math.max(2, Runtime.getRuntime().availableProcessors())), 1024)
+            .requestTimeout(Duration.ofSeconds(5)),
+        root, "127.0.0.1", freeLoopbackPorts(3), 0);
+    final EngineConfigSource engine = StorageNodeMain.engineConfig(o);
+    final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    final DemoCluster cluster = new DemoCluster(configs, engine.initial(), registry);
+    final AdminHttpServer admin = new AdminHttpServer(cluster::nodes, registry,
+        () -> StorageNodeMain.describe(configs, engine), () -> EngineConfigSource.yaml(cluster.engineConfig()), false);
+    final Thread cleanup = new Thread(() -> stop(engine, admin, cluster, root), "demo-shutdown");
+    Runtime.getRuntime().addShutdownHook(cleanup);
+    try {
+      out.println("Spillway demo: starting a 3-node cluster (" + configs.get(0).partitions()
+          + " partitions, Raft on loopback) in " + root);
+      cluster.start();
+      cluster.awaitLeaders(Duration.ofSeconds(60));
+      engine.watch(cluster::reconfigure);
+      startAdmin(admin, o.integer("admin-port", 9090), out);
+      out.println("admission config: " + engine.describe().get("source"));
+      final List<ConnectionPlan> plans = plans(cluster.nodes(), rate);
+      final LoadReport report = new LoadGenerator(plans, new LoadShape(duration, ramp, 10_000, 100, 512), out).run();
+      summary(report, cluster.nodes(), out);
+    } finally {
+      stop(engine, admin, cluster, root);
+      try {
+        Runtime.getRuntime().removeShutdownHook(cleanup);
+      } catch (IllegalStateException shuttingDown) {
+        // the hook is running already
+      }
+    }
+    return 0;
+  }
+
+  /** One read connection per client and node, one write connection per client. */
+  static List<ConnectionPlan> plans(List<StorageNode> nodes, int rate) {
+    final List<ConnectionPlan> plans = new ArrayList<>();
+    int i = 0;
+    for (Client c : CLIENTS) {
+      final double clientRate = rate * c.share();
+      for (StorageNode n : nodes) {
+        plans.add(new ConnectionPlan(address(n), c.tier(), c.name(),
+            clientRate * (1 - WRITE_SHARE) / nodes.size(), 1.0));
+      }
+      plans.add(new ConnectionPlan(address(nodes.get(i++ % nodes.size())), c.tier(), c.name(),
+          clientRate * WRITE_SHARE, 0.0));
+    }
+    return plans;
+  }
+
+  private static InetSocketAddress address(StorageNode n) {
+    return new InetSocketAddress("127.0.0.1", n.respAddress().getPort());
+  }
+
+  private static void summary(LoadReport report, List<StorageNode> nodes, PrintStream out) {
+    out.println();
+    out.println("summary");
+    out.printf(Locale.ROOT, "  goodput            %.0f ok replies/s (all tiers)%n", report.goodputPerSecond());
+    out.printf(Locale.ROOT, "  t0+t1 success      %.2f %% (t0 %.2f %%, t1 %.2f %%)%n",
+        100 * report.successRate(Tier.T0, Tier.T1), 100 * report.successRate(Tier.T0),
+        100 * report.successRate(Tier.T1));
+    out.printf(Locale.ROOT, "  t4+t5 success      %.2f %%%n", 100 * report.successRate(Tier.T4, Tier.T5));
+    out.println("  -BUSY by tier:");
+    report.tiers().forEach((tier, t) -> out.printf(Locale.ROOT, "    %s %8d of %8d answered  %s%n", tier.wireName(),
+        t.busyTotal(), t.ok() + t.busyTotal() + t.errors(), t.busy().isEmpty() ? "" : t.busy()));
+    out.println("  -BUSY by reason:   " + report.busyByReason());
+    final Map<String, Long> engineReasons = new TreeMap<>();
+    for (StorageNode n : nodes) {
+      final EngineStats s = n.admission().engine().stats();
+      for (Reason r : Reason.values()) {
+        if (r.isRejection() && s.rejected(r) > 0) {
+          engineReasons.merge(r.name(), s.rejected(r), Long::sum);
+        }
+      }
+    }
+    out.println("  engine rejections: " + engineReasons + " (all nodes)");
+    for (StorageNode n : nodes) {
+      final EngineStats s = n.admission().engine().stats();
+      out.printf(Locale.ROOT, "  %s: limit %d, inflight %d, rejection ratio %.2f, cut %d of %d levels%n",
+          n.config().nodeId(), s.limit(), s.inflight(), s.rejectionRatio(), s.cut(), s.levels());
+    }
+  }
+
+  private static void startAdmin(AdminHttpServer admin, int port, PrintStream out) throws InterruptedException {
+    if (port < 0) {
+      return;
+    }
+    try {
+      admin.start("127.0.0.1", port);
+    } catch (Exception e) { // port taken (Netty rethrows the BindException unchecked): any free port will do
+      if (e instanceof InterruptedException interrupted) {
+        throw interrupted;
+      }
+      admin.close();
+      admin.start("127.0.0.1", 0);
+    }
+    out.println("admin: http://127.0.0.1:" + admin.address().getPort() + "/status  /metrics  /config");
+  }
+
+  private static synchronized void stop(EngineConfigSource engine, AdminHttpServer admin, DemoCluster cluster,
+      Path root) {
+    engine.close();
+    admin.close();
+    cluster.close();
+    deleteRecursively(root);
+  }
+
+  private static void deleteRecursively(Path root) {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(root)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete " + root, e);
+    }
+  }
+
+  /** Free TCP ports on the loopback interface (released before use; the demo binds them right away). */
+  static int[] freeLoopbackPorts(int n) throws IOException {
+    final ServerSocket[] sockets = new ServerSocket[n];
+    final int[] ports = new int[n];
+    try {
+      for (int i = 0; i < n; i++) {
+        sockets[i] = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+        ports[i] = sockets[i].getLocalPort();
+      }
+    } finally {
+      for (ServerSocket s : sockets) {
+        if (s != null) {
+          s.close();
+        }
+      }
+    }
+    return ports;
+  }
+}

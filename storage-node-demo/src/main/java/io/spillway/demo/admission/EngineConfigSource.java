@@ -1,0 +1,100 @@
+package io.spillway.demo.admission;
+
+import io.spillway.admission.EngineConfig;
+import io.spillway.admission.config.ConfigWatcher;
+import io.spillway.admission.config.ReloadResult;
+import io.spillway.admission.config.SpillwayConfig;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Where the nodes' admission engine config comes from: the embedded default ({@code spillway-default.yaml} of
+ * admission-core), overlaid key by key with an optional user file ({@code --config spillway.yaml}) that is watched
+ * and hot-reloaded: a valid new version is applied to every engine of the process, an invalid one is refused and
+ * logged while the running config stays (admission-core's {@link ConfigWatcher}: poll 1 s, debounce 200 ms).
+ */
+public final class EngineConfigSource implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(EngineConfigSource.class);
+
+  private final Path file;
+  private final EngineConfig initial;
+  private ConfigWatcher<EngineConfig> watcher;
+
+  private EngineConfigSource(Path file, EngineConfig initial) {
+    this.file = file;
+    this.initial = initial;
+  }
+
+  /**
+   * Loads the config.
+   *
+   * @param file the user's file, or {@code null} for the embedded default alone
+   * @throws io.spillway.admission.config.ConfigException listing every problem of an invalid file
+   */
+  public static EngineConfigSource load(Path file) throws IOException {
+    return new EngineConfigSource(file,
+        file == null ? SpillwayConfig.loader().defaults() : SpillwayConfig.load(file));
+  }
+
+  /** The config loaded at start. */
+  public EngineConfig initial() {
+    return initial;
+  }
+
+  /** Starts watching the user's file (if any); each valid new version is handed to {@code target}. */
+  public synchronized void watch(Consumer<EngineConfig> target) throws IOException {
+    if (file == null || watcher != null) {
+      return;
+    }
+    watcher = new ConfigWatcher<>(file, SpillwayConfig.loader(), initial, target, this::reported,
+        Duration.ofSeconds(1), Duration.ofMillis(200)).start();
+  }
+
+  private void reported(ReloadResult result) {
+    if (result.status() == ReloadResult.Status.APPLIED) {
+      LOG.info("{}", result);
+    } else {
+      LOG.warn("{}", result);
+    }
+  }
+
+  /** Reloads the file now (tests and admin use); {@code null} without a file or before {@link #watch}. */
+  public synchronized ReloadResult reloadNow() {
+    return watcher == null ? null : watcher.reloadNow();
+  }
+
+  /** The running config as YAML. */
+  public static String yaml(EngineConfig config) {
+    return SpillwayConfig.loader().toYaml(config);
+  }
+
+  /** Where the config came from and how many reloads were applied or refused, for {@code /config}. */
+  public synchronized Map<String, Object> describe() {
+    final Map<String, Object> m = new LinkedHashMap<>();
+    m.put("source", file == null ? "embedded default (spillway-default.yaml)"
+        : file.toAbsolutePath() + " over the embedded default");
+    m.put("hot_reload", watcher != null);
+    m.put("reloads_applied", watcher == null ? 0 : watcher.appliedCount());
+    m.put("reloads_refused", watcher == null ? 0 : watcher.rejectedCount());
+    return m;
+  }
+
+  /** Stops watching. */
+  @Override
+  public synchronized void close() {
+    if (watcher != null) {
+      try {
+        watcher.close();
+      } catch (IOException e) {
+        LOG.warn("closing the config watcher: {}", e.toString());
+      }
+      watcher = null;
+    }
+  }
+}

@@ -1,0 +1,164 @@
+package io.spillway.demo.admission;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.spillway.admission.AdmissionEngine;
+import io.spillway.admission.ClientHandle;
+import io.spillway.admission.EngineConfig;
+import io.spillway.admission.metrics.SpillwayMetrics;
+import io.spillway.demo.command.OpType;
+import io.spillway.demo.command.Tier;
+import io.spillway.demo.lag.PartitionLag;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One node's admission engine and everything around it: the control loop on a single scheduled thread, a
+ * {@link FollowerLagSignal} per partition, the client registry (one handle per client name, the {@code default}
+ * client for connections without {@code CLIENT SETNAME}), and the engine's Micrometer meters tagged with the node.
+ */
+public final class NodeAdmission implements AutoCloseable {
+  /** Client id of connections that never sent {@code CLIENT SETNAME}. */
+  public static final String DEFAULT_CLIENT = "default";
+  /** How often the engine's meters re-read the set of scopes and signals. */
+  private static final long METRICS_REFRESH_SECONDS = 5;
+  private static final Logger LOG = LoggerFactory.getLogger(NodeAdmission.class);
+
+  private final String nodeId;
+  private final AdmissionEngine engine;
+  private final ClientHandle defaultClient;
+  private final List<FollowerLagSignal> lagSignals = new ArrayList<>();
+  private final ScheduledExecutorService control;
+  private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
+  private SpillwayMetrics metrics;
+
+  /**
+   * @param nodeId the node, for thread names and meter tags
+   * @param config the engine configuration (embedded default overlaid with the user's file)
+   * @param partitions partitions of the cluster; each gets a lag signal on its writes
+   * @param lagSource the latest leader sample of a partition's follower lag, or {@code null}
+   * @param lagTargets targets of the lag signals
+   * @param maxSampleAge lag samples older than this are ignored
+   */
+  public NodeAdmission(String nodeId, EngineConfig config, int partitions, IntFunction<PartitionLag> lagSource,
+      LagTargets lagTargets, Duration maxSampleAge) {
+    this.nodeId = nodeId;
+    this.engine = AdmissionEngine.create(config);
+    this.defaultClient = engine.clients().register(DEFAULT_CLIENT);
+    for (int p = 0; p < partitions; p++) {
+      final FollowerLagSignal signal = new FollowerLagSignal(p, lagSource, lagTargets, maxSampleAge);
+      lagSignals.add(signal);
+      engine.addSignal(signal);
+    }
+    this.control = Executors.newSingleThreadScheduledExecutor(r -> {
+      final Thread t = new Thread(r, nodeId + "-admission-control");
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /** Starts the control loop (one tick per {@code pid.tick}) and the periodic refresh of the meters. */
+  public synchronized void start() {
+    tasks.add(engine.start(control));
+    tasks.add(control.scheduleWithFixedDelay(this::refreshMetrics, METRICS_REFRESH_SECONDS, METRICS_REFRESH_SECONDS,
+        TimeUnit.SECONDS));
+  }
+
+  /**
+   * Swaps in a new engine configuration (hot reload). A changed tick period takes effect at once: the control
+   * loop is rescheduled.
+   *
+   * @throws IllegalArgumentException if the engine refuses the config (e.g. {@code limit.max} beyond its table)
+   */
+  public synchronized void reconfigure(EngineConfig next) {
+    final Duration previousTick = engine.config().tickPeriod();
+    engine.reconfigure(next);
+    if (!next.tickPeriod().equals(previousTick) && !tasks.isEmpty()) {
+      tasks.get(0).cancel(false);
+      tasks.set(0, engine.start(control));
+    }
+  }
+
+  /** Binds the engine's meters ({@code spillway.*}) to a registry, tagged {@code node=<id>}. */
+  public synchronized void bindMetrics(MeterRegistry registry) {
+    metrics = new SpillwayMetrics(engine, 0, null, null, Tags.of("node", nodeId));
+    metrics.bindTo(registry);
+  }
+
+  private synchronized void refreshMetrics() {
+    try {
+      if (metrics != null) {
+        metrics.refresh();
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("{}: refreshing admission meters failed: {}", nodeId, e.toString());
+    }
+  }
+
+  /** The engine. */
+  public AdmissionEngine engine() {
+    return engine;
+  }
+
+  /** The handle of a client name, registered on first use (connections cache it). */
+  public ClientHandle client(String name) {
+    return DEFAULT_CLIENT.equals(name) ? defaultClient : engine.clients().register(name);
+  }
+
+  /** The handle of connections without a name. */
+  public ClientHandle defaultClient() {
+    return defaultClient;
+  }
+
+  /** The lag signals, one per partition. */
+  public List<FollowerLagSignal> lagSignals() {
+    return List.copyOf(lagSignals);
+  }
+
+  /** The current lag pressure of a partition ({@link FollowerLagSignal}), or -1 when unknown. */
+  public double lagPressureOrNegative(int partition) {
+    final double v = lagSignals.get(partition).value();
+    return Double.isNaN(v) ? -1 : v;
+  }
+
+  /** The engine's op type of a demo op type. */
+  public static io.spillway.admission.OpType engineOp(OpType op) {
+    return io.spillway.admission.OpType.ofOrdinal(op.ordinal());
+  }
+
+  /** The engine's tier of a demo tier. */
+  public static io.spillway.admission.Tier engineTier(Tier tier) {
+    return io.spillway.admission.Tier.ofOrdinal(tier.ordinal());
+  }
+
+  /**
+   * The tier a request is judged in: the tier the connection claimed, capped by the client's class (a client of a
+   * class whose highest tier is t3 asking for t0 is treated as t3). The engine applies the same cap.
+   */
+  public static Tier effectiveTier(Tier claimed, ClientHandle client) {
+    final int cap = client.clientClass().highestTier().ordinal();
+    return Tier.values()[Math.max(claimed.ordinal(), cap)];
+  }
+
+  /** Stops the control loop (waiting up to 5 s for a running tick). */
+  @Override
+  public synchronized void close() {
+    tasks.forEach(t -> t.cancel(false));
+    control.shutdownNow();
+    try {
+      if (!control.awaitTermination(5, TimeUnit.SECONDS)) {
+        LOG.warn("{}: admission control thread did not stop within 5 s", nodeId);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

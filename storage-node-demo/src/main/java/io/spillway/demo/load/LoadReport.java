@@ -1,0 +1,86 @@
+package io.spillway.demo.load;
+
+import io.spillway.demo.command.Tier;
+import java.io.PrintStream;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The totals of a load run per tier, and the figures the demo's summary is made of.
+ *
+ * @param tiers totals per tier
+ * @param seconds how long the load ran
+ */
+public record LoadReport(Map<Tier, TierTotals> tiers, double seconds) {
+
+  /**
+   * One tier's totals.
+   *
+   * @param sent requests sent
+   * @param skipped scheduled sends skipped (too many unanswered requests on the connection)
+   * @param ok successful replies
+   * @param busy {@code -BUSY} replies by reason
+   * @param errors other error replies (timeouts, storage errors) and requests lost with a connection
+   * @param p50Ms median latency of successful replies, ms
+   * @param p99Ms 99th percentile latency of successful replies, ms
+   */
+  public record TierTotals(long sent, long skipped, long ok, Map<String, Long> busy, long errors, double p50Ms,
+      double p99Ms) {
+
+    /** Offered requests: sent plus skipped. */
+    public long offered() {
+      return sent + skipped;
+    }
+
+    /** All {@code -BUSY} replies. */
+    public long busyTotal() {
+      return busy.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** Successful replies over answered requests (ok + busy + errors), 1 when nothing was answered. */
+    public double successRate() {
+      final long answered = ok + busyTotal() + errors;
+      return answered == 0 ? 1.0 : (double) ok / answered;
+    }
+  }
+
+  /** Successful replies per second over all tiers. */
+  public double goodputPerSecond() {
+    return tiers.values().stream().mapToLong(TierTotals::ok).sum() / seconds;
+  }
+
+  /** Success rate of the given tiers together (ok over answered). */
+  public double successRate(Tier... of) {
+    long ok = 0;
+    long answered = 0;
+    for (Tier t : of) {
+      final TierTotals tt = tiers.get(t);
+      if (tt != null) {
+        ok += tt.ok();
+        answered += tt.ok() + tt.busyTotal() + tt.errors();
+      }
+    }
+    return answered == 0 ? 1.0 : (double) ok / answered;
+  }
+
+  /** {@code -BUSY} replies of all tiers by reason. */
+  public Map<String, Long> busyByReason() {
+    final Map<String, Long> m = new TreeMap<>();
+    tiers.values().forEach(t -> t.busy().forEach((r, n) -> m.merge(r, n, Long::sum)));
+    return m;
+  }
+
+  /** Prints the per-tier totals. */
+  public void print(PrintStream out) {
+    out.printf("%ntotals over %.1f s:%n", seconds);
+    out.printf("%4s %9s %9s %8s %8s %8s %8s %8s  %s%n", "tier", "offered", "ok", "success", "busy", "err",
+        "p50(ms)", "p99(ms)", "busy by reason");
+    for (Map.Entry<Tier, TierTotals> e : tiers.entrySet()) {
+      final TierTotals t = e.getValue();
+      out.printf(Locale.ROOT, "%4s %9d %9d %7.1f%% %8d %8d %8.1f %8.1f  %s%n", e.getKey().wireName(), t.offered(),
+          t.ok(), 100 * t.successRate(), t.busyTotal(), t.errors(), t.p50Ms(), t.p99Ms(),
+          t.busy().isEmpty() ? "-" : t.busy().toString());
+    }
+  }
+}
