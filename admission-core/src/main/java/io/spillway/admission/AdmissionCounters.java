@@ -3,9 +3,9 @@ package io.spillway.admission;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Monotonic, lock-free decision counters (striped {@link LongAdder}s): per tier and kind (queued, dispatched from a
- * queue, rejected), per rejection reason, per outcome, and the dry-run "would reject" counts per reason × tier × op
- * type. (Requests admitted at once are counted by {@link LevelCounters}, folded with the priority distribution's
+ * Monotonic, lock-free decision counters (striped {@link LongAdder}s), off the fast path: per tier and kind (queued,
+ * dispatched from a queue), rejections and the dry-run "would reject" counts per reason × tier × op type (bounded:
+ * 10 × 6 × 3 cells each; per-tier and per-reason totals are sums), and non-success outcomes per op type. (Requests admitted at once are counted by {@link LevelCounters}, folded with the priority distribution's
  * arrivals.) The control loop derives per-interval rates from differences.
  */
 final class AdmissionCounters {
@@ -20,7 +20,7 @@ final class AdmissionCounters {
   private static final int KINDS = Kind.values().length;
 
   private final LongAdder[] tierKind = adders(TIERS * KINDS);
-  private final LongAdder[] reasons = adders(Reason.count());
+  private final LongAdder[] rejections = adders(Reason.count() * TIERS * OPS);
   private final LongAdder[] outcomes = adders(Outcome.values().length * OPS);
   private final LongAdder[] wouldReject = adders(Reason.count() * TIERS * OPS);
 
@@ -28,9 +28,9 @@ final class AdmissionCounters {
     tierKind[tier * KINDS + kind.ordinal()].increment();
   }
 
-  void rejected(int tier, Reason reason) {
-    tierKind[tier * KINDS + Kind.REJECTED.ordinal()].increment();
-    reasons[reason.ordinal()].increment();
+  /** A rejection, counted once by reason × tier × op type (the per-tier and per-reason totals are sums). */
+  void rejected(int tier, Reason reason, OpType op) {
+    rejections[(reason.ordinal() * TIERS + tier) * OPS + op.ordinal()].increment();
   }
 
   void wouldReject(Reason reason, int tier, OpType op) {
@@ -42,19 +42,36 @@ final class AdmissionCounters {
   }
 
   long count(Tier tier, Kind kind) {
+    if (kind == Kind.REJECTED) {
+      long sum = 0;
+      for (int reason = 0; reason < Reason.count(); reason++) {
+        for (int op = 0; op < OPS; op++) {
+          sum += rejections[(reason * TIERS + tier.ordinal()) * OPS + op].sum();
+        }
+      }
+      return sum;
+    }
     return tierKind[tier.ordinal() * KINDS + kind.ordinal()].sum();
   }
 
   long total(Kind kind) {
     long sum = 0;
-    for (int t = 0; t < TIERS; t++) {
-      sum += tierKind[t * KINDS + kind.ordinal()].sum();
+    for (Tier tier : Tier.values()) {
+      sum += count(tier, kind);
     }
     return sum;
   }
 
   long rejected(Reason reason) {
-    return reasons[reason.ordinal()].sum();
+    long sum = 0;
+    for (int i = 0; i < TIERS * OPS; i++) {
+      sum += rejections[reason.ordinal() * TIERS * OPS + i].sum();
+    }
+    return sum;
+  }
+
+  long rejected(Reason reason, Tier tier, OpType op) {
+    return rejections[(reason.ordinal() * TIERS + tier.ordinal()) * OPS + op.ordinal()].sum();
   }
 
   long outcomes(Outcome outcome, OpType op) {

@@ -187,7 +187,7 @@ final class AdmissionPath implements Dispatcher.Sink {
   }
 
   private long reject(Settings s, Reason reason, int tier, OpType op, ClientHandle client, long nowNanos) {
-    counters.rejected(tier, reason);
+    counters.rejected(tier, reason, op);
     long retryAfter = retryAfterNanos(s, reason, op);
     events.rejected(op, tier, client, reason, retryAfter, false, nowNanos);
     return Decisions.reject(reason, retryAfter);
@@ -247,7 +247,7 @@ final class AdmissionPath implements Dispatcher.Sink {
   }
 
   private void answerRejected(QueuedRequest request, Reason reason, boolean inline) {
-    counters.rejected(request.tier, reason);
+    counters.rejected(request.tier, reason, request.op);
     long retryAfter = retryAfterNanos(settings, reason, request.op);
     request.rejected(reason, retryAfter);
     if (events.enabled()) {

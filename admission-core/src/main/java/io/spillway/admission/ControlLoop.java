@@ -2,7 +2,6 @@ package io.spillway.admission;
 
 import io.spillway.admission.AdmissionCounters.Kind;
 import io.spillway.admission.control.LatencySample;
-import io.spillway.admission.control.PercentileSmoother;
 import io.spillway.admission.control.PriorityDistribution;
 import io.spillway.admission.control.VegasLimitTuner;
 import io.spillway.pid.Action;
@@ -46,7 +45,7 @@ final class ControlLoop {
   private final ClientRegistry registry;
   private final Ticker ticker;
   private final VegasLimitTuner tuner;
-  private PercentileSmoother[] smoothers;
+  final LatencySampling latency;
   final MeasuredSignal[] latencySignals = new MeasuredSignal[OpType.count()];
   final MeasuredSignal errorSignal;
   final MeasuredSignal queueDelaySignal;
@@ -71,7 +70,6 @@ final class ControlLoop {
   volatile double cinnamonError;
   volatile long successes;
   volatile long ticks;
-  volatile long signalFailures;
 
   ControlLoop(EngineConfig config, AdmissionPath path, Dispatcher dispatcher, ClientRegistry registry) {
     this.path = path;
@@ -79,7 +77,7 @@ final class ControlLoop {
     this.registry = registry;
     this.ticker = path.ticker;
     this.tuner = new VegasLimitTuner(config.initialLimit, config.minLimit, config.maxLimit);
-    this.smoothers = smoothers(config);
+    this.latency = new LatencySampling(config);
     for (OpType op : OpType.values()) {
       latencySignals[op.ordinal()] = new MeasuredSignal("latency.p90." + op.name().toLowerCase(),
           SignalScope.of(OpSet.of(op)), latencyShedTarget(config, op));
@@ -108,16 +106,11 @@ final class ControlLoop {
         : Math.max(1e-6, (now - lastTickNanos) * 1e-9);
     lastTickNanos = now;
 
-    long completions = 0;
+    latency.sample(path.latency);
+    long completions = latency.completions();
     double worst = Double.NaN;
-    double weightedService = 0;
-    for (OpType op : OpType.values()) {
-      int i = op.ordinal();
-      LatencySample sample = path.latency[i].sample();
-      long n = sample.count();
-      completions += n;
-      weightedService += n * sample.meanNanos();
-      double p90 = smoothers[i].update(sample.p90Nanos(), n);
+    for (int i = 0; i < OpType.count(); i++) {
+      double p90 = latency.lastSmoothedP90Nanos(i);
       latencySignals[i].set(p90);
       if (!Double.isNaN(p90)) {
         double ratio = p90 / c.latencyTargetNanos[i];
@@ -133,7 +126,7 @@ final class ControlLoop {
     errorSignal.set(finished > 0 ? errors01 : Double.NaN);
     double throughput = finished / dt;
     if (completions > 0) {
-      meanServiceNanos = weightedService / completions;
+      meanServiceNanos = latency.meanServiceNanos();
     }
     int peak = path.limiter.takePeak();
     int limit = tuneLimit(c, worst, newErrors, finished, peak, dt, now);
@@ -173,7 +166,7 @@ final class ControlLoop {
     distribution.roll();
     double maxRatio = 0;
     for (ScopeRejector r : set.rejectors()) {
-      double m = maxNormalisedError(r.signals);
+      double m = r.readSignals();
       if (r == set.all()) {
         m = Double.isNaN(m) ? cinnamon : Math.max(m, cinnamon);
       }
@@ -221,30 +214,13 @@ final class ControlLoop {
     return limit;
   }
 
-  private double maxNormalisedError(Signal[] signals) {
-    double max = Double.NaN;
-    for (Signal signal : signals) {
-      try {
-        double value = signal.value();
-        double target = signal.target();
-        if (!Double.isNaN(value) && target > 0) {
-          double e = (value - target) / target;
-          max = Double.isNaN(max) ? e : Math.max(max, e);
-        }
-      } catch (RuntimeException e) {
-        signalFailures++;
-      }
-    }
-    return max;
-  }
-
   private void adaptQueueTimeouts(EngineConfig c) {
     if (c.queueTimeoutP90Multiple <= 0) {
       return;
     }
     for (OpType op : OpType.values()) {
       int i = op.ordinal();
-      double p90 = smoothers[i].value();
+      double p90 = latency.smoothedP90Nanos(op);
       if (Double.isNaN(p90)) {
         continue;
       }
@@ -264,9 +240,7 @@ final class ControlLoop {
     tuner.bounds(next.minLimit, next.maxLimit);
     path.limiter.setLimit(tuner.limit());
     path.events.limitChanged(previousLimit, tuner.limit(), ticker.read());
-    if (previous.latencySmoothing != next.latencySmoothing || previous.latencyMinSamples != next.latencyMinSamples) {
-      smoothers = smoothers(next);
-    }
+    latency.reconfigure(previous, next);
     for (OpType op : OpType.values()) {
       int i = op.ordinal();
       latencySignals[i].target(latencyShedTarget(next, op));
@@ -291,7 +265,7 @@ final class ControlLoop {
   }
 
   double smoothedP90Nanos(OpType op) {
-    return smoothers[op.ordinal()].value();
+    return latency.smoothedP90Nanos(op);
   }
 
   long queueTimeoutNanos(OpType op) {
@@ -322,11 +296,4 @@ final class ControlLoop {
     return c.latencyShedFactor * c.latencyTargetNanos[op.ordinal()];
   }
 
-  private static PercentileSmoother[] smoothers(EngineConfig c) {
-    PercentileSmoother[] result = new PercentileSmoother[OpType.count()];
-    for (int i = 0; i < result.length; i++) {
-      result[i] = new PercentileSmoother(c.latencySmoothing, c.latencyMinSamples);
-    }
-    return result;
-  }
 }

@@ -3,7 +3,9 @@ package io.spillway.admission;
 import io.spillway.admission.AdmissionCounters.Kind;
 import io.spillway.codel.QueueStats;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A read-only, live view of the engine for dashboards and the Micrometer binding: every getter reads current values
@@ -141,17 +143,22 @@ public final class EngineStats {
     return result;
   }
 
-  /** The last value and target of every signal, built-in first. */
+  /**
+   * Every signal, built-in first, with its target and the value the control loop read at its last tick ({@code NaN}
+   * before the signal's first tick, or when that read threw). This never calls {@link Signal#value()}: an
+   * embedder's signal is read by the control thread only, once per tick.
+   */
   public List<SignalView> signals() {
+    Map<Signal, Double> lastRead = new IdentityHashMap<>();
+    for (ScopeRejector r : path.rejectors.rejectors()) {
+      Signal[] scopeSignals = r.signals();
+      for (int i = 0; i < scopeSignals.length; i++) {
+        lastRead.put(scopeSignals[i], r.lastValue(i));
+      }
+    }
     List<SignalView> result = new ArrayList<>();
     for (Signal s : loop.allSignals()) {
-      double value;
-      try {
-        value = s.value();
-      } catch (RuntimeException e) {
-        value = Double.NaN;
-      }
-      result.add(new SignalView(s.name(), s.scope(), s.target(), value));
+      result.add(new SignalView(s.name(), s.scope(), s.target(), lastRead.getOrDefault(s, Double.NaN)));
     }
     return result;
   }
@@ -186,6 +193,11 @@ public final class EngineStats {
     return path.counters.rejected(reason);
   }
 
+  /** Rejections of one reason, tier and op type since start (tier after capping by the client's class). */
+  public long rejected(Reason reason, Tier tier, OpType op) {
+    return path.counters.rejected(reason, tier, op);
+  }
+
   /** Dry-run: requests that would have been rejected (or, for INFLIGHT_LIMIT, queued) for a reason. */
   public long wouldReject(Reason reason, Tier tier, OpType op) {
     return path.counters.wouldReject(reason, tier, op);
@@ -204,6 +216,39 @@ public final class EngineStats {
   /** Releases with the given non-success outcome since start. */
   public long outcomes(Outcome outcome) {
     return path.counters.outcomes(outcome);
+  }
+
+  /**
+   * Completed requests of one op type and outcome since start: SUCCESS as sampled by the control loop (the latency
+   * recorder's count, up to the last tick), ERROR and DROPPED counted at release.
+   */
+  public long completions(OpType op, Outcome outcome) {
+    return outcome == Outcome.SUCCESS ? loop.latency.successes(op) : path.counters.outcomes(outcome, op);
+  }
+
+  /** Successful completions of an op type in the last tick's interval (the sample behind the interval stats). */
+  public long intervalCount(OpType op) {
+    return loop.latency.intervalCount(op);
+  }
+
+  /** Median service latency of an op type over the last tick's interval, in nanoseconds (0 when empty). */
+  public long intervalP50Nanos(OpType op) {
+    return loop.latency.intervalNanos(op, 50);
+  }
+
+  /** 90th-percentile service latency of an op type over the last tick's interval, in nanoseconds. */
+  public long intervalP90Nanos(OpType op) {
+    return loop.latency.intervalNanos(op, 90);
+  }
+
+  /** 99th-percentile service latency of an op type over the last tick's interval, in nanoseconds. */
+  public long intervalP99Nanos(OpType op) {
+    return loop.latency.intervalNanos(op, 99);
+  }
+
+  /** Largest service latency of an op type over the last tick's interval, in nanoseconds. */
+  public long intervalMaxNanos(OpType op) {
+    return loop.latency.intervalNanos(op, 100);
   }
 
   /** Completions per second over the last tick. */

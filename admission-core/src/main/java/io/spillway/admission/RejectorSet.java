@@ -83,7 +83,7 @@ final class RejectorSet {
       if (r == null) {
         r = factory.apply(e.getKey());
       }
-      r.signals = e.getValue().toArray(new Signal[0]);
+      r.signals(e.getValue().toArray(new Signal[0]));
       result[i++] = r;
     }
     return new RejectorSet(result);

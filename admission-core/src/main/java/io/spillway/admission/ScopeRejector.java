@@ -3,6 +3,7 @@ package io.spillway.admission;
 import io.spillway.admission.control.PriorityDistribution;
 import io.spillway.pid.PidConfig;
 import io.spillway.pid.PidController;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * The rejector of one {@link SignalScope} (Uber Cinnamon, 2023): a PID controller turns the scope's overload error
@@ -32,10 +33,14 @@ final class ScopeRejector {
   private final OpSet ops;
   private final int partition;
   private final PidController pid;
-  Signal[] signals = new Signal[0];
+  private Signal[] signals = new Signal[0];
+  /** The value of each signal as last read by {@link #readSignals()}, as raw double bits (NaN before). */
+  private AtomicLongArray lastValues = new AtomicLongArray(0);
   private volatile int cut;
   private volatile double ratio;
   private volatile double measurement = Double.NaN;
+  /** Signal reads of this scope that threw; written by the control thread. */
+  volatile long signalFailures;
 
   ScopeRejector(SignalScope scope, ClientHandle client, PidConfig pidConfig, Ticker ticker, int levels) {
     this.scope = scope;
@@ -44,6 +49,50 @@ final class ScopeRejector {
     this.partition = scope.partition();
     this.pid = new PidController(pidConfig, ticker);
     this.cut = levels;
+  }
+
+  /** Sets the scope's signals (control thread, when the signal set changes). */
+  void signals(Signal[] scopeSignals) {
+    AtomicLongArray values = new AtomicLongArray(scopeSignals.length);
+    for (int i = 0; i < scopeSignals.length; i++) {
+      values.set(i, Double.doubleToRawLongBits(Double.NaN));
+    }
+    lastValues = values;
+    signals = scopeSignals;
+  }
+
+  Signal[] signals() {
+    return signals;
+  }
+
+  /** The value of the scope's i-th signal as the control loop last read it (NaN: not read yet, or it threw). */
+  double lastValue(int i) {
+    return Double.longBitsToDouble(lastValues.get(i));
+  }
+
+  /**
+   * Reads every signal once (control thread) and returns the largest normalised error {@code (value − target) /
+   * target}, NaN when none has data. A signal that throws is counted in {@link #signalFailures} and skipped.
+   */
+  double readSignals() {
+    double max = Double.NaN;
+    Signal[] current = signals;
+    AtomicLongArray values = lastValues;
+    for (int i = 0; i < current.length; i++) {
+      double value = Double.NaN;
+      try {
+        value = current[i].value();
+        double target = current[i].target();
+        if (!Double.isNaN(value) && target > 0) {
+          double e = (value - target) / target;
+          max = Double.isNaN(max) ? e : Math.max(max, e);
+        }
+      } catch (RuntimeException e) {
+        signalFailures++;
+      }
+      values.lazySet(i, Double.doubleToRawLongBits(value));
+    }
+    return max;
   }
 
   /** Whether a request belongs to this scope; allocation-free. */

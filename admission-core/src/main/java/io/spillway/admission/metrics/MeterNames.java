@@ -31,6 +31,8 @@ public final class MeterNames {
   public static final String TAG_SIGNAL = "signal";
   /** Tag: a client id (top-N clients only). */
   public static final String TAG_CLIENT = "client";
+  /** Tag: which statistic of an interval, {@code p50}, {@code p90}, {@code p99} or {@code max}. */
+  public static final String TAG_STATISTIC = "statistic";
 
   /** Requests by tier and decision: admitted at once, queued, dispatched from a queue, rejected. */
   public static final String REQUESTS = "spillway.requests";
@@ -38,8 +40,12 @@ public final class MeterNames {
   public static final String REJECTIONS = "spillway.rejections";
   /** Dry-run: decisions that would have rejected, by reason, tier and op type. */
   public static final String WOULD_REJECT = "spillway.dryrun.would.reject";
+  /** Rejections by reason, tier and op type. */
+  public static final String REJECTIONS_DETAIL = "spillway.rejections.detail";
   /** Completions by outcome. */
   public static final String COMPLETIONS = "spillway.completions";
+  /** Completions by op type and outcome. */
+  public static final String COMPLETIONS_BY_OP = "spillway.completions.by.op";
   /** Control ticks run. */
   public static final String TICKS = "spillway.ticks";
   /** The inflight limit. */
@@ -64,6 +70,8 @@ public final class MeterNames {
   public static final String QUEUE_TIMEOUT = "spillway.queue.timeout";
   /** Smoothed p90 service latency per op type. */
   public static final String LATENCY_P90 = "spillway.latency.p90";
+  /** Last control interval's latency percentiles and maximum per op type. */
+  public static final String LATENCY_INTERVAL = "spillway.latency.interval";
   /** Running service-time estimate per op type. */
   public static final String SERVICE_TIME = "spillway.service.time";
   /** Completions per second over the last tick. */
@@ -91,10 +99,15 @@ public final class MeterNames {
       new Meter(REJECTIONS, "counter", "requests", List.of(TAG_REASON),
           "Rejections by reason (client_limit, shed_tier, inflight_limit, queue_full, queue_timeout, sloughed, "
               + "deadline, executor_rejected)."),
+      new Meter(REJECTIONS_DETAIL, "counter", "requests", List.of(TAG_REASON, TAG_TIER, TAG_OP),
+          "Rejections by reason, tier (after capping by the client's class) and op type; sums to "
+              + "spillway.rejections. Bounded: 8 reasons × 6 tiers × 3 op types."),
       new Meter(WOULD_REJECT, "counter", "requests", List.of(TAG_REASON, TAG_TIER, TAG_OP),
           "Dry-run mode: requests admitted that would have been rejected (inflight_limit: queued)."),
       new Meter(COMPLETIONS, "counter", "requests", List.of(TAG_OUTCOME),
           "Released requests by outcome: success (as sampled by the control loop), error, dropped."),
+      new Meter(COMPLETIONS_BY_OP, "counter", "requests", List.of(TAG_OP, TAG_OUTCOME),
+          "Released requests by op type and outcome: success (as sampled by the control loop), error, dropped."),
       new Meter(TICKS, "counter", "ticks", List.of(), "Control-loop ticks run."),
       new Meter(LIMIT, "gauge", "requests", List.of(), "The inflight limit set by the tuner (a hard cap)."),
       new Meter(INFLIGHT, "gauge", "requests", List.of(), "Requests holding a permit."),
@@ -114,6 +127,9 @@ public final class MeterNames {
       new Meter(LATENCY_P90, "gauge", "seconds", List.of(TAG_OP),
           "Smoothed p90 service latency per op type, from the engine's latency histograms (NaN until enough "
               + "samples)."),
+      new Meter(LATENCY_INTERVAL, "gauge", "seconds", List.of(TAG_OP, TAG_STATISTIC),
+          "Service latency per op type over the last control interval (one tick): p50, p90, p99 and max, from the "
+              + "same histogram sample the tuner reads (0 when the interval had no completion)."),
       new Meter(SERVICE_TIME, "gauge", "seconds", List.of(TAG_OP),
           "Running service-time estimate per op type (the cost of a request)."),
       new Meter(THROUGHPUT, "gauge", "requests/s", List.of(), "Completions per second over the last tick."),

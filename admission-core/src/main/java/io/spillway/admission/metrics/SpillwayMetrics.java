@@ -161,11 +161,22 @@ public final class SpillwayMetrics implements MeterBinder {
           .description(description(MeterNames.REJECTIONS)).register(registry);
       for (Tier tier : Tier.values()) {
         for (OpType op : OpType.values()) {
+          Tags tags = Tags.of(MeterNames.TAG_REASON, lower(reason), MeterNames.TAG_TIER, lower(tier),
+              MeterNames.TAG_OP, lower(op));
+          FunctionCounter.builder(MeterNames.REJECTIONS_DETAIL, stats, s -> s.rejected(reason, tier, op))
+              .tags(extraTags).tags(tags).baseUnit("requests")
+              .description(description(MeterNames.REJECTIONS_DETAIL)).register(registry);
           FunctionCounter.builder(MeterNames.WOULD_REJECT, stats, s -> s.wouldReject(reason, tier, op))
-              .tags(extraTags).tags(MeterNames.TAG_REASON, lower(reason), MeterNames.TAG_TIER, lower(tier),
-                  MeterNames.TAG_OP, lower(op))
-              .baseUnit("requests").description(description(MeterNames.WOULD_REJECT)).register(registry);
+              .tags(extraTags).tags(tags).baseUnit("requests")
+              .description(description(MeterNames.WOULD_REJECT)).register(registry);
         }
+      }
+    }
+    for (OpType op : OpType.values()) {
+      for (Outcome outcome : Outcome.values()) {
+        FunctionCounter.builder(MeterNames.COMPLETIONS_BY_OP, stats, s -> s.completions(op, outcome))
+            .tags(extraTags).tags(MeterNames.TAG_OP, lower(op), MeterNames.TAG_OUTCOME, lower(outcome))
+            .baseUnit("requests").description(description(MeterNames.COMPLETIONS_BY_OP)).register(registry);
       }
     }
     FunctionCounter.builder(MeterNames.COMPLETIONS, stats, EngineStats::successes)
@@ -222,6 +233,14 @@ public final class SpillwayMetrics implements MeterBinder {
       timeGauge(registry, MeterNames.QUEUE_TIMEOUT, opTag, s -> s.queueTimeoutNanos(op));
       timeGauge(registry, MeterNames.LATENCY_P90, opTag, s -> s.p90Nanos(op));
       timeGauge(registry, MeterNames.SERVICE_TIME, opTag, s -> s.serviceTimeNanos(op));
+      timeGauge(registry, MeterNames.LATENCY_INTERVAL, opTag.and(MeterNames.TAG_STATISTIC, "p50"),
+          s -> s.intervalP50Nanos(op));
+      timeGauge(registry, MeterNames.LATENCY_INTERVAL, opTag.and(MeterNames.TAG_STATISTIC, "p90"),
+          s -> s.intervalP90Nanos(op));
+      timeGauge(registry, MeterNames.LATENCY_INTERVAL, opTag.and(MeterNames.TAG_STATISTIC, "p99"),
+          s -> s.intervalP99Nanos(op));
+      timeGauge(registry, MeterNames.LATENCY_INTERVAL, opTag.and(MeterNames.TAG_STATISTIC, "max"),
+          s -> s.intervalMaxNanos(op));
     }
   }
 

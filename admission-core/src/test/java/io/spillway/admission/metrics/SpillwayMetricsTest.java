@@ -103,6 +103,57 @@ class SpillwayMetricsTest {
   }
 
   @Test
+  void rejectionsByReasonTierAndOpCompletionsByOpAndIntervalLatency() {
+    new SpillwayMetrics(engine).bindTo(registry);
+
+    assertThat(counter(MeterNames.REJECTIONS_DETAIL, "reason", "inflight_limit", "tier", "t1", "op", "read"))
+        .isEqualTo(1);
+    assertThat(counter(MeterNames.REJECTIONS_DETAIL, "reason", "client_limit", "tier", "t3", "op", "write"))
+        .as("capped tier").isEqualTo(1);
+    assertThat(counter(MeterNames.REJECTIONS_DETAIL, "reason", "client_limit", "tier", "t0", "op", "write"))
+        .isZero();
+    assertThat(registry.find(MeterNames.REJECTIONS_DETAIL).functionCounters()).hasSize(8 * 6 * 3);
+    assertThat(counter(MeterNames.COMPLETIONS_BY_OP, "op", "read", "outcome", "success")).isEqualTo(1);
+    assertThat(counter(MeterNames.COMPLETIONS_BY_OP, "op", "read", "outcome", "error")).isEqualTo(1);
+    assertThat(counter(MeterNames.COMPLETIONS_BY_OP, "op", "write", "outcome", "success")).isZero();
+
+    double p50 = registry.get(MeterNames.LATENCY_INTERVAL).tags("op", "read", "statistic", "p50").timeGauge()
+        .value(TimeUnit.NANOSECONDS);
+    assertThat(p50).isCloseTo(2_000_000, org.assertj.core.api.Assertions.within(20_000.0)); // the one 2 ms success
+    assertThat(registry.get(MeterNames.LATENCY_INTERVAL).tags("op", "read", "statistic", "max").timeGauge()
+        .value(TimeUnit.NANOSECONDS)).isEqualTo(engine.stats().intervalMaxNanos(OpType.READ));
+    assertThat(registry.get(MeterNames.LATENCY_INTERVAL).tags("op", "scan", "statistic", "p99").timeGauge()
+        .value(TimeUnit.NANOSECONDS)).as("no scan completed in the interval").isZero();
+
+    engine.release(webTokens.get(2), Outcome.SUCCESS, 4_000_000);
+    assertThat(counter(MeterNames.COMPLETIONS_BY_OP, "op", "read", "outcome", "success"))
+        .as("successes are counted when the control loop samples them").isEqualTo(1);
+    clock.advance(TimeUnit.MILLISECONDS.toNanos(100));
+    engine.tick();
+    assertThat(counter(MeterNames.COMPLETIONS_BY_OP, "op", "read", "outcome", "success")).isEqualTo(2);
+    assertThat(engine.stats().intervalCount(OpType.READ)).isEqualTo(1);
+    assertThat((double) engine.stats().intervalP90Nanos(OpType.READ))
+        .isCloseTo(4_000_000, org.assertj.core.api.Assertions.within(40_000.0));
+  }
+
+  @Test
+  void signalValuesAreTheControlLoopsLastReadingNotAFreshCall() {
+    java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+    engine.addSignal(Signal.of("lag", SignalScope.of(OpSet.WRITES), 10, () -> 5.0 * reads.incrementAndGet()));
+    assertThat(engine.stats().signals()).anySatisfy(v -> {
+      assertThat(v.name()).isEqualTo("lag");
+      assertThat(v.value()).as("not read before its first tick").isNaN();
+    });
+    clock.advance(TimeUnit.MILLISECONDS.toNanos(100));
+    engine.tick();
+    new SpillwayMetrics(engine).bindTo(registry);
+    for (int i = 0; i < 3; i++) {
+      assertThat(gauge(MeterNames.SIGNAL_VALUE, "signal", "lag", "scope", "writes")).isEqualTo(5.0);
+    }
+    assertThat(reads.get()).as("only the control thread calls value(), once per tick").isEqualTo(1);
+  }
+
+  @Test
   void metersAreReadLiveNotCopied() {
     new SpillwayMetrics(engine).bindTo(registry);
     engine.release(webTokens.get(2), Outcome.DROPPED, 0);

@@ -1,0 +1,112 @@
+package io.spillway.admission;
+
+import io.spillway.admission.control.LatencyRecorder;
+import io.spillway.admission.control.LatencySample;
+import io.spillway.admission.control.PercentileSmoother;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * The control tick's latency step, per op type: sample the op type's {@link LatencyRecorder}, smooth its p90
+ * (pooled to the minimum sample count, median of three, EWMA: {@link PercentileSmoother}, after Cinnamon), and keep
+ * what the stats view reports — the last interval's count, p50, p90, p99 and maximum, and the running count of
+ * successful completions — copied into atomic cells, so that a metrics thread reads them without a second
+ * recording on the request path and without touching the recorders.
+ *
+ * <p>Threading: {@link #sample} and {@link #reconfigure} on the control thread; the getters from any thread.
+ */
+final class LatencySampling {
+
+  private static final int OPS = OpType.count();
+  private static final int COUNT = 0;
+  private static final int P50 = 1;
+  private static final int P90 = 2;
+  private static final int P99 = 3;
+  private static final int MAX = 4;
+  private static final int STATS = 5;
+
+  private PercentileSmoother[] smoothers;
+  private final AtomicLongArray interval = new AtomicLongArray(OPS * STATS);
+  private final AtomicLongArray successes = new AtomicLongArray(OPS);
+  private final double[] smoothedP90 = new double[OPS];
+  private long completions;
+  private double weightedServiceNanos;
+
+  LatencySampling(EngineConfig config) {
+    smoothers = smoothers(config);
+    java.util.Arrays.fill(smoothedP90, Double.NaN);
+  }
+
+  /** Samples every op type's recorder; then read {@link #completions()}, {@link #meanServiceNanos()}, p90s. */
+  void sample(LatencyRecorder[] recorders) {
+    completions = 0;
+    weightedServiceNanos = 0;
+    for (int i = 0; i < OPS; i++) {
+      LatencySample s = recorders[i].sample();
+      long n = s.count();
+      completions += n;
+      weightedServiceNanos += n * s.meanNanos();
+      smoothedP90[i] = smoothers[i].update(s.p90Nanos(), n);
+      successes.lazySet(i, successes.get(i) + n);
+      int at = i * STATS;
+      interval.lazySet(at + COUNT, n);
+      interval.lazySet(at + P50, s.p50Nanos());
+      interval.lazySet(at + P90, s.p90Nanos());
+      interval.lazySet(at + P99, s.p99Nanos());
+      interval.lazySet(at + MAX, s.maxNanos());
+    }
+  }
+
+  /** Keeps the smoothers unless their parameters changed (control thread). */
+  void reconfigure(EngineConfig previous, EngineConfig next) {
+    if (previous.latencySmoothing != next.latencySmoothing || previous.latencyMinSamples != next.latencyMinSamples) {
+      smoothers = smoothers(next);
+    }
+  }
+
+  /** Successful completions in the last sampled interval, all op types (control thread). */
+  long completions() {
+    return completions;
+  }
+
+  /** Mean service time of the last interval's completions, or NaN if none (control thread). */
+  double meanServiceNanos() {
+    return completions > 0 ? weightedServiceNanos / completions : Double.NaN;
+  }
+
+  /** The smoothed p90 of an op type, NaN until enough samples; as of the last sample. */
+  double smoothedP90Nanos(OpType op) {
+    return smoothers[op.ordinal()].value();
+  }
+
+  /** The smoothed p90 computed by the last {@link #sample} (control thread). */
+  double lastSmoothedP90Nanos(int op) {
+    return smoothedP90[op];
+  }
+
+  /** Successful completions of an op type since start, as sampled by the control loop. */
+  long successes(OpType op) {
+    return successes.get(op.ordinal());
+  }
+
+  /** The last interval's sample count of an op type. */
+  long intervalCount(OpType op) {
+    return interval.get(op.ordinal() * STATS + COUNT);
+  }
+
+  /** A statistic of the last interval: {@code p} is 50, 90 or 99 for percentiles, 100 for the maximum. */
+  long intervalNanos(OpType op, int p) {
+    int stat = p == 50 ? P50 : p == 90 ? P90 : p == 99 ? P99 : p == 100 ? MAX : -1;
+    if (stat < 0) {
+      throw new IllegalArgumentException("percentile must be 50, 90, 99 or 100 (the maximum), was " + p);
+    }
+    return interval.get(op.ordinal() * STATS + stat);
+  }
+
+  private static PercentileSmoother[] smoothers(EngineConfig c) {
+    PercentileSmoother[] result = new PercentileSmoother[OPS];
+    for (int i = 0; i < result.length; i++) {
+      result[i] = new PercentileSmoother(c.latencySmoothing, c.latencyMinSamples);
+    }
+    return result;
+  }
+}
