@@ -80,11 +80,13 @@ final class ControlLoop {
     this.latency = new LatencySampling(config);
     for (OpType op : OpType.values()) {
       latencySignals[op.ordinal()] = new MeasuredSignal("latency.p90." + op.name().toLowerCase(),
-          SignalScope.of(OpSet.of(op)), latencyShedTarget(config, op));
+          SignalScope.of(config.latencySignalScope(op)), latencyShedTarget(config, op));
       queueTimeoutNanos[op.ordinal()] = config.queueTimeoutNanos[op.ordinal()];
     }
-    errorSignal = new MeasuredSignal("errors.rate", SignalScope.all(), config.errorRateTarget);
-    queueDelaySignal = new MeasuredSignal("queue.delay.p90", SignalScope.all(), config.queueDelayTargetNanos);
+    errorSignal = new MeasuredSignal("errors.rate", SignalScope.of(config.errorRateScope),
+        config.errorRateTarget);
+    queueDelaySignal = new MeasuredSignal("queue.delay.p90", SignalScope.of(config.queueDelayScope),
+        config.queueDelayTargetNanos);
     double sum = 0;
     for (long initial : config.initialServiceTimeNanos) {
       sum += initial;
@@ -250,10 +252,17 @@ final class ControlLoop {
     }
     errorSignal.target(next.errorRateTarget);
     queueDelaySignal.target(next.queueDelayTargetNanos);
+    boolean scopes = rescope(errorSignal, next.errorRateScope) | rescope(queueDelaySignal, next.queueDelayScope);
+    for (OpType op : OpType.values()) {
+      scopes |= rescope(latencySignals[op.ordinal()], next.latencySignalScope(op));
+    }
     dispatcher.weights(next.dispatchWeight);
     registry.classify(next.clientClasses, next.defaultClientClass, tuner.limit(),
         Scorecard.units((long) meanServiceNanos));
     PidConfig pid = pidConfig(next);
+    if (scopes) {
+      rebuildRejectors(next); // scopes that remain keep their PID state
+    }
     for (ScopeRejector r : path.rejectors.rejectors()) {
       r.retune(pid, levelsChanged ? next.levels() : r.cut());
     }
@@ -262,6 +271,14 @@ final class ControlLoop {
 
   int limit() {
     return tuner.limit();
+  }
+
+  private static boolean rescope(MeasuredSignal signal, OpSet ops) {
+    if (signal.scope().ops() == ops) {
+      return false;
+    }
+    signal.scope(SignalScope.of(ops));
+    return true;
   }
 
   double smoothedP90Nanos(OpType op) {

@@ -48,6 +48,9 @@ public final class EngineConfig {
   final int priorityWindow;
   final double errorRateTarget;
   final long queueDelayTargetNanos;
+  final OpSet[] latencySignalScope;
+  final OpSet errorRateScope;
+  final OpSet queueDelayScope;
   final List<ClientClass> clientClasses;
   final ClientClass defaultClientClass;
   final boolean dryRun;
@@ -110,6 +113,13 @@ public final class EngineConfig {
     priorityWindow = between("priorityWindow", b.priorityWindow, 10, 1 << 24);
     errorRateTarget = between("errorRateTarget", b.errorRateTarget, 0.0, false, 1.0);
     queueDelayTargetNanos = positive("queueDelayTarget", b.queueDelayTarget);
+    latencySignalScope = new OpSet[OPS];
+    for (OpType op : OpType.values()) {
+      latencySignalScope[op.ordinal()] = Objects.requireNonNull(b.latencySignalScope[op.ordinal()],
+          "latencySignalScope[" + op + "]");
+    }
+    errorRateScope = Objects.requireNonNull(b.errorRateScope, "errorRateScope");
+    queueDelayScope = Objects.requireNonNull(b.queueDelayScope, "queueDelayScope");
     clientClasses = List.copyOf(b.clientClasses);
     Set<String> names = new HashSet<>();
     for (ClientClass c : clientClasses) {
@@ -266,6 +276,21 @@ public final class EngineConfig {
     return Duration.ofNanos(queueDelayTargetNanos);
   }
 
+  /** The scope the p90 latency signal of an op type sheds (default: that op type). */
+  public OpSet latencySignalScope(OpType op) {
+    return latencySignalScope[op.ordinal()];
+  }
+
+  /** The scope the error-rate signal sheds (default ALL). */
+  public OpSet errorRateScope() {
+    return errorRateScope;
+  }
+
+  /** The scope the queue-delay signal sheds (default ALL). */
+  public OpSet queueDelayScope() {
+    return queueDelayScope;
+  }
+
   public List<ClientClass> clientClasses() {
     return clientClasses;
   }
@@ -346,6 +371,9 @@ public final class EngineConfig {
     private int priorityWindow = 1000;
     private double errorRateTarget = 0.1;
     private Duration queueDelayTarget = ms(50);
+    private final OpSet[] latencySignalScope = {OpSet.READS, OpSet.WRITES, OpSet.SCANS};
+    private OpSet errorRateScope = OpSet.ALL;
+    private OpSet queueDelayScope = OpSet.ALL;
     private final List<ClientClass> clientClasses = new ArrayList<>();
     private ClientClass defaultClientClass = new ClientClass("default", ".*", 2.0, 1, Tier.T0);
     private boolean dryRun;
@@ -385,6 +413,9 @@ public final class EngineConfig {
       priorityWindow = c.priorityWindow;
       errorRateTarget = c.errorRateTarget;
       queueDelayTarget = Duration.ofNanos(c.queueDelayTargetNanos);
+      System.arraycopy(c.latencySignalScope, 0, latencySignalScope, 0, OPS);
+      errorRateScope = c.errorRateScope;
+      queueDelayScope = c.queueDelayScope;
       clientClasses.addAll(c.clientClasses);
       defaultClientClass = c.defaultClientClass;
       dryRun = c.dryRun;
@@ -545,6 +576,27 @@ public final class EngineConfig {
     /** Queue-delay signal target (p90 time spent queued; default 50ms). */
     public Builder queueDelayTarget(Duration value) {
       queueDelayTarget = value;
+      return this;
+    }
+
+    /**
+     * The requests the p90 latency signal of an op type sheds when above its target (default: that op type's own
+     * requests, e.g. READS for READ; ALL makes slow reads shed every op type).
+     */
+    public Builder latencySignalScope(OpType op, OpSet scope) {
+      latencySignalScope[op.ordinal()] = scope;
+      return this;
+    }
+
+    /** The requests the error-rate signal sheds when above its target (default ALL). */
+    public Builder errorRateScope(OpSet scope) {
+      errorRateScope = scope;
+      return this;
+    }
+
+    /** The requests the queue-delay signal sheds when above its target (default ALL). */
+    public Builder queueDelayScope(OpSet scope) {
+      queueDelayScope = scope;
       return this;
     }
 

@@ -2,12 +2,12 @@ package io.spillway.admission;
 
 /**
  * A built-in signal whose value the control loop measures and sets each tick (p90 latency per op type, error rate,
- * queue delay). The target is updated on reconfiguration.
+ * queue delay). The target and the scope are updated on reconfiguration.
  */
 final class MeasuredSignal implements Signal {
 
   private final String name;
-  private final SignalScope scope;
+  private volatile SignalScope scope;
   private volatile double target;
   private volatile double value = Double.NaN;
 
@@ -39,6 +39,11 @@ final class MeasuredSignal implements Signal {
 
   void target(double newTarget) {
     this.target = newTarget;
+  }
+
+  /** Changes the scope (reconfiguration); the caller rebuilds the rejectors. */
+  void scope(SignalScope newScope) {
+    this.scope = newScope;
   }
 
   void set(double newValue) {

@@ -2,6 +2,7 @@ package io.spillway.admission.config;
 
 import io.spillway.admission.ClientClass;
 import io.spillway.admission.EngineConfig;
+import io.spillway.admission.OpSet;
 import io.spillway.admission.OpType;
 import io.spillway.admission.Tier;
 import java.time.Duration;
@@ -114,14 +115,31 @@ public final class EngineConfigBinding implements ConfigBinding<EngineConfig> {
         "Adaptive queue timeout = this multiple of the smoothed p90, within [2 × target, timeout]; 0 = fixed.",
         EngineConfig.Builder::queueTimeoutP90Multiple, EngineConfig::queueTimeoutP90Multiple);
     number("signals.latency.shed-factor", "× latency-target", "latencyShedFactor", "[1, 100]",
-        "The p90 latency signal's target is this multiple of the op type's latency-target (scope: the op type).",
+        "The p90 latency signal's target is this multiple of the op type's latency-target (scope: "
+            + "signals.latency.<op>.scope).",
         EngineConfig.Builder::latencyShedFactor, EngineConfig::latencyShedFactor);
     number("signals.error-rate.target", "fraction", "errorRateTarget", "(0, 1]",
-        "Error-rate signal target, a fraction of completions (scope: all ops).",
+        "Error-rate signal target, a fraction of completions (scope: signals.error-rate.scope).",
         EngineConfig.Builder::errorRateTarget, EngineConfig::errorRateTarget);
     duration("signals.queue-delay.target", "queueDelayTarget", "> 0",
-        "Queue-delay signal target: p90 time spent queued (scope: all ops).",
+        "Queue-delay signal target: p90 time spent queued (scope: signals.queue-delay.scope).",
         EngineConfig.Builder::queueDelayTarget, EngineConfig::queueDelayTarget);
+    for (OpType op : OpType.values()) {
+      scope("signals.latency." + op.name().toLowerCase(Locale.ROOT) + ".scope", "latencySignalScope[" + op + "]",
+          "Requests the p90 latency signal of this op type sheds while above its target (default: the op type's "
+              + "own).", (b, v) -> b.latencySignalScope(op, v), c -> c.latencySignalScope(op));
+    }
+    scope("signals.error-rate.scope", "errorRateScope", "Requests the error-rate signal sheds while above its target.",
+        EngineConfig.Builder::errorRateScope, EngineConfig::errorRateScope);
+    scope("signals.queue-delay.scope", "queueDelayScope",
+        "Requests the queue-delay signal sheds while above its target.",
+        EngineConfig.Builder::queueDelayScope, EngineConfig::queueDelayScope);
+  }
+
+  private void scope(String path, String field, String effect, BiConsumer<EngineConfig.Builder, OpSet> setter,
+      Function<EngineConfig, OpSet> getter) {
+    bind(new ConfigKey(path, ValueType.enumeration(OpSet.class, "scope"), "-", "all, reads, writes or scans",
+        effect), field, OpSet.class, setter, getter);
   }
 
   private void declareRejector() {

@@ -65,10 +65,15 @@ public abstract class ValueType<T> {
    * case.
    */
   public static <E extends Enum<E>> ValueType<E> enumeration(Class<E> type) {
+    return enumeration(type, type.getSimpleName().toLowerCase(Locale.ROOT));
+  }
+
+  /** {@link #enumeration(Class)} under the name the docs give its type, e.g. {@code scope} for an op set. */
+  public static <E extends Enum<E>> ValueType<E> enumeration(Class<E> type, String docName) {
     E[] constants = type.getEnumConstants();
     String allowed = Arrays.stream(constants).map(c -> c.name().toLowerCase(Locale.ROOT))
         .collect(Collectors.joining(", "));
-    return scalar(type.getSimpleName().toLowerCase(Locale.ROOT), text -> {
+    return scalar(docName, text -> {
       for (E c : constants) {
         if (c.name().equalsIgnoreCase(text.trim())) {
           return c;

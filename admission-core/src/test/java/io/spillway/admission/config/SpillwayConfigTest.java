@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.spillway.admission.ClientClass;
 import io.spillway.admission.EngineConfig;
+import io.spillway.admission.OpSet;
 import io.spillway.admission.OpType;
 import io.spillway.admission.Tier;
 import java.lang.reflect.Method;
@@ -31,6 +32,9 @@ class SpillwayConfigTest {
         .kp(0.2).ki(1.1).kd(0.05).tickPeriod(Duration.ofMillis(250)).limitTuningPeriod(Duration.ofMillis(750)).maxRejectionRatio(0.9)
         .neverShedTiers(Tier.T0, Tier.T1).cohortsPerTier(64).cohortEpoch(Duration.ofSeconds(30))
         .priorityWindow(2000).errorRateTarget(0.05).queueDelayTarget(Duration.ofMillis(40))
+        .errorRateScope(OpSet.WRITES).queueDelayScope(OpSet.READS)
+        .latencySignalScope(OpType.READ, OpSet.ALL).latencySignalScope(OpType.WRITE, OpSet.ALL)
+        .latencySignalScope(OpType.SCAN, OpSet.READS)
         .clientClass("batch", "batch-.*", 0.25, 2, Tier.T4)
         .clientClass("web", "web-[0-9]+", 0.5, 4, Tier.T1)
         .defaultClientClass(1.5, 3, Tier.T2)
@@ -91,7 +95,8 @@ class SpillwayConfigTest {
         "queueTimeoutP90Multiple", "latencyShedFactor", "kp", "ki", "kd", "tickPeriod", "maxRejectionRatio",
         "neverShedTiers", "cohortsPerTier", "cohortEpoch", "priorityWindow", "errorRateTarget", "queueDelayTarget",
         "clientClasses", "defaultClientClass", "dryRun", "retryAfterMin", "retryAfterMax", "retryAfterJitter",
-        "latencySmoothing", "latencyMinSamples", "limitTuningPeriod");
+        "latencySmoothing", "latencyMinSamples", "limitTuningPeriod", "latencySignalScope", "errorRateScope",
+        "queueDelayScope");
     assertThat(getters).containsExactlyInAnyOrderElementsOf(covered);
   }
 
