@@ -171,6 +171,11 @@ final class LoadConnection implements AutoCloseable {
     }
   }
 
+  /** Stops sending (the reader keeps reading outstanding replies). */
+  void stopSending() {
+    running = false;
+  }
+
   /** Stops sending, gives outstanding replies up to {@code drainMillis} to arrive, then closes the socket. */
   void stop(long drainMillis) {
     running = false;

@@ -46,6 +46,7 @@ public final class LoadGenerator {
   public LoadReport run() throws IOException {
     final List<LoadConnection> connections = new ArrayList<>();
     final long start;
+    final long elapsed;
     try {
       for (ConnectionPlan plan : plans) {
         connections.add(new LoadConnection(plan, shape, stats.get(plan.tier())));
@@ -58,10 +59,13 @@ public final class LoadGenerator {
         connections.get(i).start("load-" + i);
       }
       report(start);
+      elapsed = System.nanoTime() - start;
     } finally {
-      connections.forEach(c -> c.stop(2_000));
+      connections.forEach(LoadConnection::stopSending); // all at once, then give replies 2 s in total to arrive
+      final long drainDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+      connections.forEach(c -> c.stop(Math.max(1, TimeUnit.NANOSECONDS.toMillis(drainDeadline - System.nanoTime()))));
     }
-    return summary(System.nanoTime() - start);
+    return summary(elapsed);
   }
 
   private void report(long start) {
