@@ -375,7 +375,7 @@ public final class EngineConfig {
     private OpSet errorRateScope = OpSet.ALL;
     private OpSet queueDelayScope = OpSet.ALL;
     private final List<ClientClass> clientClasses = new ArrayList<>();
-    private ClientClass defaultClientClass = new ClientClass("default", ".*", 2.0, 1, Tier.T0);
+    private ClientClass defaultClientClass = new ClientClass("default", ".*", 2.0, 1, Tier.T1);
     private boolean dryRun;
     private Duration retryAfterMin = ms(10);
     private Duration retryAfterMax = Duration.ofSeconds(30);
@@ -617,7 +617,10 @@ public final class EngineConfig {
       return this;
     }
 
-    /** The class of clients no pattern matches (default: share 2, floor 1, highest tier T0). */
+    /**
+     * The class of clients no pattern matches (default: share 2, floor 1, highest tier T1 — an unclassified client
+     * cannot claim the never-shed T0; list infrastructure clients in a class allowed T0).
+     */
     public Builder defaultClientClass(double share, int floor, Tier highestTier) {
       defaultClientClass = new ClientClass("default", ".*", share, floor, highestTier);
       return this;

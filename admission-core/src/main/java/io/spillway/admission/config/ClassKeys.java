@@ -32,7 +32,8 @@ final class ClassKeys {
     keys.add(new ConfigKey(DEFAULT + ".floor", ValueType.INTEGER, "requests", ">= 1",
         "Minimum cap, in requests, of one client of no class, whatever the limit."));
     keys.add(new ConfigKey(DEFAULT + ".max-tier", TIER, "-", "t0 .. t5",
-        "Most critical tier a client of no class may claim; a higher claim is capped to it."));
+        "Most critical tier a client of no class may claim; a higher claim is capped to it (t0 is for listed "
+            + "infrastructure clients)."));
     keys.add(new ConfigKey(CLASSES + ".*.pattern", ValueType.STRING, "-", "a regular expression",
         "Client ids (whole id) this class applies to; the first class in file order whose pattern matches wins."));
     keys.add(new ConfigKey(CLASSES + ".*.share", ValueType.NUMBER, "× limit", "(0, 100]",

@@ -25,9 +25,14 @@ public final class StandardNode {
 
   private StandardNode() {}
 
-  /** The engine configuration used by the scenarios (defaults except limits, targets and initial estimates). */
+  /**
+   * The engine configuration used by the scenarios (defaults except limits, targets and initial estimates). The T0
+   * streams stand for infrastructure traffic (Raft, leases, health checks), so their clients ({@code *-T0-<i>})
+   * are listed in a class allowed to claim T0; every other client falls in the default class, capped at T1.
+   */
   public static EngineConfig.Builder config() {
     return EngineConfig.builder()
+        .clientClass("infrastructure", ".*-T0-\\d+", 2.0, 1, Tier.T0)
         .initialLimit(16).minLimit(4).maxLimit(256)
         .latencyTarget(OpType.READ, Duration.ofMillis(3))
         .latencyTarget(OpType.WRITE, Duration.ofMillis(6))
