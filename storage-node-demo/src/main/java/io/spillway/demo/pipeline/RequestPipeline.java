@@ -103,10 +103,8 @@ public final class RequestPipeline {
     admission.engine().submit(NodeAdmission.engineOp(request.op()), NodeAdmission.engineTier(request.tier()),
         client, request.partition(), request.deadlineNanos(), Decisions.NO_COST_HINT, storage,
         new Decision(request, result));
-    if (result.isDone()) {
-      return result; // rejected at once
-    }
     final long remaining = request.deadlineNanos() - System.nanoTime();
+    // also when already complete (rejected at once, or a fast read finished first): reply() counts the outcome
     return result.orTimeout(Math.max(1, remaining), TimeUnit.NANOSECONDS)
         .handle((reply, error) -> reply(request, reply, error));
   }
