@@ -5,7 +5,8 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Monotonic, lock-free decision counters (striped {@link LongAdder}s), off the fast path: per tier and kind (queued,
  * dispatched from a queue), rejections and the dry-run "would reject" counts per reason × tier × op type (bounded:
- * 10 × 6 × 3 cells each; per-tier and per-reason totals are sums), and non-success outcomes per op type. (Requests admitted at once are counted by {@link LevelCounters}, folded with the priority distribution's
+ * 10 × 6 × 3 cells each; per-tier and per-reason totals are sums), and non-success outcomes per op type.
+ * (Requests admitted at once are counted by {@link LevelCounters}, folded with the priority distribution's
  * arrivals.) The control loop derives per-interval rates from differences.
  */
 final class AdmissionCounters {

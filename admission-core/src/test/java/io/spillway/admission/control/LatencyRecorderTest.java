@@ -54,7 +54,8 @@ class LatencyRecorderTest {
   @Test
   void bucketsAreExactlyHdrHistogramsSoEveryStatisticMatchesIt() {
     LatencyRecorder recorder = new LatencyRecorder(MINUTE);
-    org.HdrHistogram.Histogram reference = new org.HdrHistogram.Histogram(1, MINUTE, LatencyRecorder.SIGNIFICANT_DIGITS);
+    org.HdrHistogram.Histogram reference =
+        new org.HdrHistogram.Histogram(1, MINUTE, LatencyRecorder.SIGNIFICANT_DIGITS);
     SplittableRandom random = new SplittableRandom(11);
     for (int i = 0; i < 50_000; i++) {
       long value = (long) Math.pow(10, random.nextDouble(0, Math.log10(MINUTE))); // 1 ns .. 60 s, log-uniform
