@@ -127,7 +127,7 @@ final class AdmissionPath implements Dispatcher.Sink {
     long units = Scorecard.units(cost);
     if (deadlineNanos != Decisions.NO_DEADLINE) {
       long service = serviceTimes.estimateNanos(op);
-      if (deadlineNanos - now < expectedWaitNanos(op) + service) {
+      if (deadlineNanos - now < expectedWaitNanos(op, t) + service) {
         Scorecard.discharge(client, units);
         long rejection = reject(settings, Reason.DEADLINE, t, op, client, now);
         Callbacks.rejected(callback, Reason.DEADLINE, Decisions.retryAfterNanos(rejection));
@@ -138,10 +138,15 @@ final class AdmissionPath implements Dispatcher.Sink {
     dispatcher.enqueue(new QueuedRequest(op, t, client, units, deadlineNanos, now, executor, callback, engine));
   }
 
-  /** Expected wait before a queued request of this op type starts: waiting / throughput, by Little's law. */
-  long expectedWaitNanos(OpType op) {
-    int waiting = dispatcher.waiting();
-    return waiting == 0 ? 0L : (long) ((double) waiting * serviceTimes.estimateNanos(op) / limiter.limit());
+  /**
+   * Expected wait before a queued request of this op type and tier starts, by Little's law: the requests that will
+   * be dispatched before it, times the op type's service time, over the limit. Only the requests ahead of it count
+   * — those of the same op type in its own or a more important tier — since dispatch is strict-priority by tier
+   * within an op type: a T1 request never waits for the T5 backlog, so that backlog must not reject it as DEADLINE.
+   */
+  long expectedWaitNanos(OpType op, int tier) {
+    int ahead = dispatcher.waitingAhead(op, tier);
+    return ahead == 0 ? 0L : (long) ((double) ahead * serviceTimes.estimateNanos(op) / limiter.limit());
   }
 
   /**

@@ -199,6 +199,19 @@ final class Dispatcher implements DeficitRoundRobin.Lanes<QueuedRequest> {
     return Math.max(0, waiting.get());
   }
 
+  /**
+   * Requests of an op type waiting in the given tier's queue or a more important one: those a new request of that
+   * tier would find ahead of it under strict tier priority (any thread; a snapshot).
+   */
+  int waitingAhead(OpType op, int tier) {
+    MpscCodelQueue<QueuedRequest>[] byTier = queues[op.ordinal()];
+    int n = 0;
+    for (int t = 0; t <= tier; t++) {
+      n += byTier[t].size();
+    }
+    return n;
+  }
+
   QueueStats stats(OpType op, Tier tier) {
     return queues[op.ordinal()][tier.ordinal()].stats();
   }
