@@ -12,6 +12,14 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * successful completions — copied into atomic cells, so that a metrics thread reads them without a second
  * recording on the request path and without touching the recorders.
  *
+ * <p>Freshness (the latency signal and the limit tuner read {@link #lastSmoothedP90Nanos}): the p90 is computed over
+ * admitted work only, so it can only be as fresh as the last completion. The pool of thin intervals closes after
+ * {@link #WINDOW_NANOS} (DESIGN §3.3: a window of 2–30 s, at least 250 samples, whichever fills first), and an op type
+ * with no successful completion for a whole window reads NaN — no data, which the rejector treats as "no overload"
+ * and the tuner as "hold" — and its smoother forgets the old value, so the next p90 comes from fresh samples only. Before, the last smoothed p90 stayed in place: a scope that shed everything it could
+ * admitted nothing new, so its latency signal kept the high p90 of the overload and the scope kept shedding
+ * everything ({@code StaleLatencySignalTest}).
+ *
  * <p>Threading: {@link #sample} and {@link #reconfigure} on the control thread; the getters from any thread.
  */
 final class LatencySampling {
@@ -23,11 +31,15 @@ final class LatencySampling {
   private static final int P99 = 3;
   private static final int MAX = 4;
   private static final int STATS = 5;
+  /** The latency window's time bound: pools close, and an op type without completions goes stale, after it. */
+  static final long WINDOW_NANOS = 2_000_000_000L;
 
   private PercentileSmoother[] smoothers;
   private final AtomicLongArray interval = new AtomicLongArray(OPS * STATS);
   private final AtomicLongArray successes = new AtomicLongArray(OPS);
   private final double[] smoothedP90 = new double[OPS];
+  private final int[] idleTicks = new int[OPS];
+  private int windowTicks;
   private long completions;
   private double weightedServiceNanos;
 
@@ -45,7 +57,13 @@ final class LatencySampling {
       long n = s.count();
       completions += n;
       weightedServiceNanos += n * s.meanNanos();
-      smoothedP90[i] = smoothers[i].update(s.p90Nanos(), n);
+      double p90 = smoothers[i].update(s.p90Nanos(), n);
+      idleTicks[i] = n > 0 ? 0 : Math.min(idleTicks[i] + 1, windowTicks);
+      if (idleTicks[i] >= windowTicks && !Double.isNaN(p90)) {
+        smoothers[i].reset(); // stale: the next value comes from fresh samples only
+        p90 = Double.NaN;
+      }
+      smoothedP90[i] = p90;
       successes.lazySet(i, successes.get(i) + n);
       int at = i * STATS;
       interval.lazySet(at + COUNT, n);
@@ -58,7 +76,8 @@ final class LatencySampling {
 
   /** Keeps the smoothers unless their parameters changed (control thread). */
   void reconfigure(EngineConfig previous, EngineConfig next) {
-    if (previous.latencySmoothing != next.latencySmoothing || previous.latencyMinSamples != next.latencyMinSamples) {
+    if (previous.latencySmoothing != next.latencySmoothing || previous.latencyMinSamples != next.latencyMinSamples
+        || previous.tickPeriodNanos != next.tickPeriodNanos) {
       smoothers = smoothers(next);
     }
   }
@@ -78,7 +97,10 @@ final class LatencySampling {
     return smoothers[op.ordinal()].value();
   }
 
-  /** The smoothed p90 computed by the last {@link #sample} (control thread). */
+  /**
+   * The smoothed p90 computed by the last {@link #sample}, NaN before enough samples or when the op type had no
+   * successful completion for a whole window (control thread).
+   */
   double lastSmoothedP90Nanos(int op) {
     return smoothedP90[op];
   }
@@ -102,10 +124,11 @@ final class LatencySampling {
     return interval.get(op.ordinal() * STATS + stat);
   }
 
-  private static PercentileSmoother[] smoothers(EngineConfig c) {
+  private PercentileSmoother[] smoothers(EngineConfig c) {
+    windowTicks = (int) Math.max(1, Math.min(Integer.MAX_VALUE / 2, WINDOW_NANOS / c.tickPeriodNanos));
     PercentileSmoother[] result = new PercentileSmoother[OPS];
     for (int i = 0; i < result.length; i++) {
-      result[i] = new PercentileSmoother(c.latencySmoothing, c.latencyMinSamples);
+      result[i] = new PercentileSmoother(c.latencySmoothing, c.latencyMinSamples, windowTicks);
     }
     return result;
   }

@@ -11,7 +11,10 @@ package io.spillway.admission.control;
  *
  * <p>Pooling, exactly: an interval with {@code samples <= 0} is ignored. Otherwise its value joins a pool, weighted
  * by its sample count. While the pool holds fewer than {@code minSamples} samples, {@link #update} returns the
- * previous smoothed value unchanged. Once it holds {@code minSamples} or more, the pooled value — the
+ * previous smoothed value unchanged — unless the pool already spans {@code maxPoolIntervals} intervals with samples
+ * (the time bound of the window: DESIGN §3.3's 2–30 s, at least 250 samples, whichever comes first at low rates, so
+ * that a thin stream, e.g. only never-shed T0 traffic, still refreshes the value instead of leaving a stale one in
+ * place for tens of seconds). Once it holds {@code minSamples} or more (or spans the maximum), the pooled value — the
  * sample-weighted mean of the pooled percentiles, an approximation of the pooled percentile that is exact when one
  * interval fills the pool — enters the median filter, the pool empties, and the EWMA advances once. Before three
  * pooled values exist the filter passes the newest one through. The first pooled value initialises the EWMA.
@@ -21,6 +24,8 @@ package io.spillway.admission.control;
 public final class PercentileSmoother {
   private final double alpha;
   private final int minSamples;
+  private final int maxPoolIntervals;
+  private int pooledIntervals;
   private final double[] recent = new double[3];
   private int recentSize;
   private int recentNext;
@@ -35,6 +40,21 @@ public final class PercentileSmoother {
    * @param minSamples samples an interval needs to count alone, >= 1; thinner intervals are pooled into the next
    */
   public PercentileSmoother(double alpha, int minSamples) {
+    this(alpha, minSamples, Integer.MAX_VALUE);
+  }
+
+  /**
+   * Creates a smoother whose pool also closes after {@code maxPoolIntervals} intervals with samples.
+   *
+   * @param alpha EWMA weight of a new filtered value, in (0, 1]; 1 disables the EWMA
+   * @param minSamples samples an interval needs to count alone, >= 1; thinner intervals are pooled into the next
+   * @param maxPoolIntervals most intervals with samples pooled into one value, >= 1
+   */
+  public PercentileSmoother(double alpha, int minSamples, int maxPoolIntervals) {
+    if (maxPoolIntervals < 1) {
+      throw new IllegalArgumentException("maxPoolIntervals must be >= 1, was " + maxPoolIntervals);
+    }
+    this.maxPoolIntervals = maxPoolIntervals;
     if (!(alpha > 0.0 && alpha <= 1.0)) {
       throw new IllegalArgumentException("alpha must be > 0 and <= 1, was " + alpha);
     }
@@ -58,12 +78,14 @@ public final class PercentileSmoother {
     }
     pooledWeightedSum += (double) valueNanos * samples;
     pooledSamples += samples;
-    if (pooledSamples < minSamples) {
+    pooledIntervals++;
+    if (pooledSamples < minSamples && pooledIntervals < maxPoolIntervals) {
       return smoothed;
     }
     double pooled = pooledWeightedSum / pooledSamples;
     pooledWeightedSum = 0.0;
     pooledSamples = 0;
+    pooledIntervals = 0;
     recent[recentNext] = pooled;
     recentNext = (recentNext + 1) % 3;
     if (recentSize < 3) {
@@ -85,6 +107,7 @@ public final class PercentileSmoother {
     recentNext = 0;
     pooledWeightedSum = 0.0;
     pooledSamples = 0;
+    pooledIntervals = 0;
     smoothed = Double.NaN;
   }
 

@@ -31,6 +31,18 @@ class PercentileSmootherTest {
   }
 
   @Test
+  void thinStreamClosesThePoolAfterMaxIntervalsInsteadOfKeepingAStaleValue() {
+    PercentileSmoother s = new PercentileSmoother(1.0, 250, 3);
+    s.update(100_000, 300); // a busy interval: 100 µs
+    assertThat(s.update(1_000, 2)).isEqualTo(100_000.0);
+    assertThat(s.update(1_000, 2)).isEqualTo(100_000.0);
+    // Three thin intervals (6 samples, far below 250) close the pool: the new latency shows within the window.
+    assertThat(s.update(1_000, 2)).isEqualTo(1_000.0);
+    assertThatThrownBy(() -> new PercentileSmoother(1.0, 1, 0))
+        .hasMessage("maxPoolIntervals must be >= 1, was 0");
+  }
+
+  @Test
   void emptyIntervalsAreIgnored() {
     PercentileSmoother s = new PercentileSmoother(1.0, 1);
     s.update(500, 10);
