@@ -31,7 +31,8 @@ import java.util.stream.Stream;
 
 /**
  * The {@code demo} mode, the jar's default: starts the in-process 3-node cluster on free loopback ports and a
- * temporary data dir, with the admission engine's embedded default config (or {@code --config}), and drives it
+ * temporary data dir, with the demo's embedded engine config ({@code spillway-demo.yaml} over admission-core's
+ * embedded default; or {@code --config}), and drives it
  * into overload with the built-in open-loop load generator. Six clients, one per tier, each reading through one
  * connection to every node and writing through one more, offer a fixed tier mix (DESIGN.md's: t0 2 %, t1 10 %,
  * t2 18 %, t3 20 %, t4 25 %, t5 25 %) at a total rate far above what the machine serves, ramped up over a few
@@ -73,7 +74,7 @@ final class DemoMode {
             .storage(o.integer("storage-threads", Math.max(2, Runtime.getRuntime().availableProcessors())), 1024)
             .requestTimeout(Duration.ofSeconds(5)),
         root, "127.0.0.1", freeLoopbackPorts(3), 0);
-    final EngineConfigSource engine = StorageNodeMain.engineConfig(o);
+    final EngineConfigSource engine = StorageNodeMain.demoEngineConfig(o);
     final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     final DemoCluster cluster = new DemoCluster(configs, engine.initial(), registry);
     final AdminHttpServer admin = new AdminHttpServer(cluster::nodes, registry,

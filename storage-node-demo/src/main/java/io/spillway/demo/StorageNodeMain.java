@@ -136,8 +136,14 @@ public final class StorageNodeMain {
         .chaos(o.flag("chaos"));
   }
 
+  /** The {@code node} mode's engine config: {@code --config} over the embedded default, or the default alone. */
   static EngineConfigSource engineConfig(CliOptions o) throws java.io.IOException {
     return EngineConfigSource.load(o.has("config") ? Path.of(o.string("config", null)) : null);
+  }
+
+  /** The {@code demo} and {@code cluster} modes' engine config: {@code --config}, or the demo's embedded config. */
+  static EngineConfigSource demoEngineConfig(CliOptions o) throws java.io.IOException {
+    return EngineConfigSource.loadDemo(o.has("config") ? Path.of(o.string("config", null)) : null);
   }
 
   static Map<String, Object> describe(List<NodeConfig> configs, EngineConfigSource engine) {
@@ -155,7 +161,7 @@ public final class StorageNodeMain {
         Path.of(o.string("data-dir", "data/cluster")), o.string("bind", "127.0.0.1"),
         new int[] {raftBase, raftBase + 1, raftBase + 2}, o.integer("resp-port", 6379));
     final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    final EngineConfigSource engine = engineConfig(o);
+    final EngineConfigSource engine = demoEngineConfig(o);
     final DemoCluster cluster = new DemoCluster(configs, engine.initial(), registry);
     final AdminHttpServer admin = admin(o, registry, cluster::nodes, () -> describe(configs, engine),
         () -> EngineConfigSource.yaml(cluster.engineConfig()));

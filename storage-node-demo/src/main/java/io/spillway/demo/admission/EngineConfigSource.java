@@ -1,6 +1,7 @@
 package io.spillway.demo.admission;
 
 import io.spillway.admission.EngineConfig;
+import io.spillway.admission.config.ConfigLoader;
 import io.spillway.admission.config.ConfigWatcher;
 import io.spillway.admission.config.ReloadResult;
 import io.spillway.admission.config.SpillwayConfig;
@@ -15,20 +16,27 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Where the nodes' admission engine config comes from: the embedded default ({@code spillway-default.yaml} of
- * admission-core), overlaid key by key with an optional user file ({@code --config spillway.yaml}) that is watched
+ * admission-core) — for the {@code demo} and {@code cluster} modes overlaid with the demo's own embedded config
+ * ({@value #DEMO_RESOURCE}: latency targets, limit floor and client classes for a Raft-replicated node) — or, with
+ * {@code --config spillway.yaml}, the embedded default overlaid key by key with that user file, which is watched
  * and hot-reloaded: a valid new version is applied to every engine of the process, an invalid one is refused and
  * logged while the running config stays (admission-core's {@link ConfigWatcher}: poll 1 s, debounce 200 ms).
  */
 public final class EngineConfigSource implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EngineConfigSource.class);
+  /** The demo's embedded config, a class-path resource layered over admission-core's embedded default. */
+  public static final String DEMO_RESOURCE = "/io/spillway/demo/spillway-demo.yaml";
+
+  private final String source;
 
   private final Path file;
   private final EngineConfig initial;
   private ConfigWatcher<EngineConfig> watcher;
 
-  private EngineConfigSource(Path file, EngineConfig initial) {
+  private EngineConfigSource(Path file, EngineConfig initial, String source) {
     this.file = file;
     this.initial = initial;
+    this.source = source;
   }
 
   /**
@@ -38,8 +46,30 @@ public final class EngineConfigSource implements AutoCloseable {
    * @throws io.spillway.admission.config.ConfigException listing every problem of an invalid file
    */
   public static EngineConfigSource load(Path file) throws IOException {
-    return new EngineConfigSource(file,
-        file == null ? SpillwayConfig.loader().defaults() : SpillwayConfig.load(file));
+    return file != null ? user(file)
+        : new EngineConfigSource(null, SpillwayConfig.loader().defaults(), "embedded default (spillway-default.yaml)");
+  }
+
+  /**
+   * Loads the config of the {@code demo} and {@code cluster} modes: the user's file if given (over the embedded
+   * default, as {@link #load}), else the demo's embedded config over the embedded default.
+   *
+   * @param file the user's file, or {@code null} for the demo's embedded config
+   */
+  public static EngineConfigSource loadDemo(Path file) throws IOException {
+    return file != null ? user(file) : new EngineConfigSource(null, demoDefaults(),
+        "embedded demo config (spillway-demo.yaml over spillway-default.yaml)");
+  }
+
+  /** The demo's embedded config layered over admission-core's embedded default. */
+  public static EngineConfig demoDefaults() {
+    return SpillwayConfig.loader().loadString(ConfigLoader.resource(EngineConfigSource.class, DEMO_RESOURCE),
+        "spillway-demo.yaml");
+  }
+
+  private static EngineConfigSource user(Path file) throws IOException {
+    return new EngineConfigSource(file, SpillwayConfig.load(file),
+        file.toAbsolutePath() + " over the embedded default");
   }
 
   /** The config loaded at start. */
@@ -77,8 +107,7 @@ public final class EngineConfigSource implements AutoCloseable {
   /** Where the config came from and how many reloads were applied or refused, for {@code /config}. */
   public synchronized Map<String, Object> describe() {
     final Map<String, Object> m = new LinkedHashMap<>();
-    m.put("source", file == null ? "embedded default (spillway-default.yaml)"
-        : file.toAbsolutePath() + " over the embedded default");
+    m.put("source", source);
     m.put("hot_reload", watcher != null);
     m.put("reloads_applied", watcher == null ? 0 : watcher.appliedCount());
     m.put("reloads_refused", watcher == null ? 0 : watcher.rejectedCount());

@@ -1,0 +1,37 @@
+package io.spillway.demo.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.spillway.admission.AdmissionEngine;
+import io.spillway.admission.EngineConfig;
+import io.spillway.admission.OpType;
+import io.spillway.admission.Tier;
+import io.spillway.admission.config.SpillwayConfig;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** The demo's embedded config loads over admission-core's default and lets the demo's t0 client claim t0. */
+class DemoEngineConfigTest {
+
+  @Test
+  void demoConfigIsLayeredOverTheEmbeddedDefault() throws Exception {
+    EngineConfig demo = EngineConfigSource.demoDefaults();
+    EngineConfig base = SpillwayConfig.loader().defaults();
+    assertThat(demo.latencyTarget(OpType.WRITE)).isEqualTo(Duration.ofMillis(250));
+    assertThat(demo.latencyTarget(OpType.READ)).isEqualTo(Duration.ofMillis(150));
+    assertThat(demo.minLimit()).isEqualTo(16);
+    // keys the demo file does not set come from the embedded default
+    assertThat(demo.kp()).isEqualTo(base.kp());
+    assertThat(demo.queueTimeout(OpType.READ)).isEqualTo(base.queueTimeout(OpType.READ));
+    assertThat(SpillwayConfig.loader().toYaml(EngineConfigSource.loadDemo(null).initial()))
+        .isEqualTo(SpillwayConfig.loader().toYaml(demo));
+    assertThat(EngineConfigSource.loadDemo(null).describe().get("source").toString()).contains("spillway-demo.yaml");
+  }
+
+  @Test
+  void healthProbeMayClaimT0AndOtherClientsStayCappedAtT1() {
+    AdmissionEngine engine = AdmissionEngine.create(EngineConfigSource.demoDefaults());
+    assertThat(engine.clients().register("health-probe").clientClass().highestTier()).isEqualTo(Tier.T0);
+    assertThat(engine.clients().register("checkout-api").clientClass().highestTier()).isEqualTo(Tier.T1);
+  }
+}
