@@ -11,6 +11,7 @@ import io.spillway.demo.load.ConnectionPlan;
 import io.spillway.demo.load.LoadGenerator;
 import io.spillway.demo.load.LoadReport;
 import io.spillway.demo.load.LoadShape;
+import io.spillway.demo.pipeline.StorageCost;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -41,7 +42,8 @@ import java.util.stream.Stream;
  */
 final class DemoMode {
   static final Set<String> OPTIONS = Set.of("duration", "rate", "ramp", "partitions", "config", "admin-port",
-      "storage-threads");
+      "storage-threads", "storage-cost-ms");
+  static final Set<String> FLAGS = Set.of("engine-trace");
 
   /** Tier, share of the offered load, client name. */
   private record Client(Tier tier, double share, String name) {
@@ -56,6 +58,17 @@ final class DemoMode {
       new Client(Tier.T5, 0.25, "report-batch"));
   /** Share of each client's requests that are SETs, sent on its own connection. */
   private static final double WRITE_SHARE = 0.05;
+  /**
+   * Most requests per second one load connection is scheduled to send. Replies come back in order per connection,
+   * so a slow reply holds every later one on its connection: many light connections keep that head-of-line wait
+   * from dominating the measured latency.
+   */
+  static final double MAX_RATE_PER_CONNECTION = 20;
+  /** Default storage cost (read, write, scan ms) and threads per node: capacity = threads / cost. */
+  static final String DEFAULT_STORAGE_COST_MS = "20,40,80";
+  static final int DEFAULT_STORAGE_THREADS = 2;
+  /** Default offered rate: about 3x the default storage capacity of the cluster (3 x 2 / ~21 ms = ~285 ops/s). */
+  static final int DEFAULT_RATE = 900;
 
   private DemoMode() {
   }
@@ -64,14 +77,15 @@ final class DemoMode {
   static int run(CliOptions o, PrintStream out) throws Exception {
     final Duration duration = Duration.ofSeconds(o.integer("duration", 30));
     final Duration ramp = Duration.ofSeconds(Math.min(o.integer("ramp", 5), o.integer("duration", 30)));
-    final int rate = o.integer("rate", 3_000);
+    final int rate = o.integer("rate", DEFAULT_RATE);
     if (rate < 100) {
       throw new IllegalArgumentException("rate must be >= 100 requests/s, was " + rate);
     }
     final Path root = Files.createTempDirectory("spillway-demo-");
     final List<NodeConfig> configs = DemoCluster.threeNodes(NodeConfig.builder()
             .partitions(o.integer("partitions", 2))
-            .storage(o.integer("storage-threads", Math.max(2, Runtime.getRuntime().availableProcessors())), 1024)
+            .storage(o.integer("storage-threads", DEFAULT_STORAGE_THREADS), 1024)
+            .storageCost(StorageCost.parse(o.string("storage-cost-ms", DEFAULT_STORAGE_COST_MS)))
             .requestTimeout(Duration.ofSeconds(5)),
         root, "127.0.0.1", freeLoopbackPorts(3), 0);
     final EngineConfigSource engine = StorageNodeMain.demoEngineConfig(o);
@@ -89,8 +103,17 @@ final class DemoMode {
       engine.watch(cluster::reconfigure);
       startAdmin(admin, o.integer("admin-port", 9090), out);
       out.println("admission config: " + engine.describe().get("source"));
+      final NodeConfig first = configs.get(0);
+      out.printf(Locale.ROOT, "storage: %d threads per node, fixed cost %s: capacity %s%n", first.storageThreads(),
+          first.storageCost(), capacity(first));
       final List<ConnectionPlan> plans = plans(cluster.nodes(), rate);
-      final LoadReport report = new LoadGenerator(plans, new LoadShape(duration, ramp, 10_000, 100, 512), out).run();
+      final boolean trace = o.flag("engine-trace");
+      final LoadReport report = new LoadGenerator(plans, new LoadShape(duration, ramp, 10_000, 100, 512), out,
+          () -> {
+            if (trace) {
+              EngineTrace.print(cluster.nodes(), out);
+            }
+          }).run();
       summary(report, cluster.nodes(), out);
     } finally {
       stop(engine, admin, cluster, root);
@@ -103,20 +126,41 @@ final class DemoMode {
     return 0;
   }
 
-  /** One read connection per client and node, one write connection per client. */
+  /** The storage capacity the fixed cost gives the cluster, e.g. {@code ~285 ops/s (95/node at 95 % reads)}. */
+  private static String capacity(NodeConfig c) {
+    final double opNanos = (1 - WRITE_SHARE) * c.storageCost().read().toNanos()
+        + WRITE_SHARE * c.storageCost().write().toNanos();
+    if (opNanos <= 0) {
+      return "bounded by CPU only (no fixed cost)";
+    }
+    final double perNode = c.storageThreads() * 1e9 / opNanos;
+    return String.format(Locale.ROOT, "~%.0f ops/s for the cluster (%.0f per node at %.0f %% reads)", 3 * perNode,
+        perNode, 100 * (1 - WRITE_SHARE));
+  }
+
+  /**
+   * Per client: its reads spread evenly over every node, its writes (5 %) to one node; each flow split over as
+   * many connections as keep each at or below {@link #MAX_RATE_PER_CONNECTION}.
+   */
   static List<ConnectionPlan> plans(List<StorageNode> nodes, int rate) {
     final List<ConnectionPlan> plans = new ArrayList<>();
     int i = 0;
     for (Client c : CLIENTS) {
       final double clientRate = rate * c.share();
       for (StorageNode n : nodes) {
-        plans.add(new ConnectionPlan(address(n), c.tier(), c.name(),
-            clientRate * (1 - WRITE_SHARE) / nodes.size(), 1.0));
+        split(plans, address(n), c, clientRate * (1 - WRITE_SHARE) / nodes.size(), 1.0);
       }
-      plans.add(new ConnectionPlan(address(nodes.get(i++ % nodes.size())), c.tier(), c.name(),
-          clientRate * WRITE_SHARE, 0.0));
+      split(plans, address(nodes.get(i++ % nodes.size())), c, clientRate * WRITE_SHARE, 0.0);
     }
     return plans;
+  }
+
+  private static void split(List<ConnectionPlan> plans, InetSocketAddress target, Client c, double rate,
+      double readRatio) {
+    final int n = Math.max(1, (int) Math.ceil(rate / MAX_RATE_PER_CONNECTION));
+    for (int k = 0; k < n; k++) {
+      plans.add(new ConnectionPlan(target, c.tier(), c.name(), rate / n, readRatio));
+    }
   }
 
   private static InetSocketAddress address(StorageNode n) {

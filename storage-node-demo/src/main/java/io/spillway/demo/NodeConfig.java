@@ -2,6 +2,7 @@ package io.spillway.demo;
 
 import io.spillway.demo.admission.LagTargets;
 import io.spillway.demo.command.Tier;
+import io.spillway.demo.pipeline.StorageCost;
 import io.spillway.demo.raft.PeerAddress;
 import io.spillway.demo.raft.RaftSettings;
 import io.spillway.demo.resp.RespLimits;
@@ -26,6 +27,7 @@ public final class NodeConfig {
   private final int respThreads;
   private final int storageThreads;
   private final int storageQueue;
+  private final StorageCost storageCost;
   private final Duration requestTimeout;
   private final int rangeDefaultLimit;
   private final int rangeMaxLimit;
@@ -44,6 +46,7 @@ public final class NodeConfig {
     this.respThreads = b.respThreads;
     this.storageThreads = b.storageThreads;
     this.storageQueue = b.storageQueue;
+    this.storageCost = b.storageCost;
     this.requestTimeout = b.requestTimeout;
     this.rangeDefaultLimit = b.rangeDefaultLimit;
     this.rangeMaxLimit = b.rangeMaxLimit;
@@ -63,7 +66,7 @@ public final class NodeConfig {
     return new Builder().nodeId(nodeId).peers(peers).partitions(partitions).dataDir(dataDir)
         .bindHost(resp.bindHost()).respPort(resp.port()).limits(resp.limits()).maxConnections(resp.maxConnections())
         .idleTimeout(resp.idleTimeout()).maxPipelined(resp.maxPipelined()).defaultTier(resp.defaultTier())
-        .respThreads(respThreads).storage(storageThreads, storageQueue).requestTimeout(requestTimeout)
+        .respThreads(respThreads).storage(storageThreads, storageQueue).storageCost(storageCost).requestTimeout(requestTimeout)
         .rangeLimits(rangeDefaultLimit, rangeMaxLimit).raft(raft).lagSampleInterval(lagSampleInterval)
         .lagTargets(lagTargets).chaos(chaos);
   }
@@ -104,6 +107,11 @@ public final class NodeConfig {
 
   public int storageQueue() {
     return storageQueue;
+  }
+
+  /** The fixed, CPU-free cost each storage op pays on the storage executor ({@link StorageCost#NONE}: none). */
+  public StorageCost storageCost() {
+    return storageCost;
   }
 
   public Duration requestTimeout() {
@@ -162,6 +170,7 @@ public final class NodeConfig {
     m.put("resp_threads", respThreads);
     m.put("storage_threads", storageThreads);
     m.put("storage_queue", storageQueue);
+    m.put("storage_cost", storageCost.toString());
     m.put("request_timeout_ms", requestTimeout.toMillis());
     m.put("range_default_limit", rangeDefaultLimit);
     m.put("range_max_limit", rangeMaxLimit);
@@ -189,6 +198,7 @@ public final class NodeConfig {
     private int respThreads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
     private int storageThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
     private int storageQueue = 1024;
+    private StorageCost storageCost = StorageCost.NONE;
     private Duration requestTimeout = Duration.ofSeconds(5);
     private int rangeDefaultLimit = 100;
     private int rangeMaxLimit = 1000;
@@ -265,6 +275,12 @@ public final class NodeConfig {
     public Builder storage(int threads, int queue) {
       this.storageThreads = threads;
       this.storageQueue = queue;
+      return this;
+    }
+
+    /** A fixed, CPU-free cost per storage op (the demo's known capacity); {@link StorageCost#NONE} by default. */
+    public Builder storageCost(StorageCost cost) {
+      this.storageCost = java.util.Objects.requireNonNull(cost, "storageCost");
       return this;
     }
 

@@ -72,7 +72,7 @@ public final class StorageNode implements AutoCloseable {
     admission.bindMetrics(registry);
     final ShardMap shards = new ShardMap(config.partitions());
     final RequestPipeline pipeline = new RequestPipeline(new CommandExecutor(new KvClient(raft), shards), storage,
-        shards, admission, config.requestTimeout(), metrics);
+        shards, admission, config.requestTimeout(), metrics, config.storageCost());
     this.resp = new RespServer(config.resp(), pipeline,
         new DataCommandParser(config.rangeDefaultLimit(), config.rangeMaxLimit()), this::info, VERSION);
   }

@@ -8,6 +8,7 @@ import io.spillway.demo.admission.LagTargets;
 import io.spillway.demo.command.Tier;
 import io.spillway.demo.load.LoadGenerator;
 import io.spillway.demo.load.LoadSettings;
+import io.spillway.demo.pipeline.StorageCost;
 import io.spillway.demo.raft.PeerAddress;
 import io.spillway.demo.resp.RespLimits;
 import java.net.InetSocketAddress;
@@ -31,7 +32,7 @@ public final class StorageNodeMain {
   private static final Set<String> NODE_OPTIONS = Set.of("data-dir", "partitions", "bind", "admin-port",
       "max-connections", "max-bulk-bytes", "max-array-length", "idle-timeout-ms", "storage-threads", "storage-queue",
       "request-timeout-ms", "default-tier", "resp-port", "raft-port", "id", "peers", "config", "lag-target-entries",
-      "lag-target-ms");
+      "lag-target-ms", "storage-cost-ms");
   private static final Set<String> LOAD_OPTIONS = Set.of("targets", "connections", "rate", "duration", "read-ratio",
       "keys", "value-bytes", "tiers", "max-outstanding");
 
@@ -62,6 +63,8 @@ public final class StorageNodeMain {
         --idle-timeout-ms N     close connections idle this long (default 300000)
         --storage-threads N     storage executor threads (default: cores, at least 2)
         --storage-queue N       storage executor queue (default 1024)
+        --storage-cost-ms R,W,S fixed CPU-free wait per read, write, scan on a storage thread, like a disk-bound
+                                store (capacity = threads / cost); one number for all; default 0 (raw node)
         --request-timeout-ms N  reply with an error after this long (default 5000)
         --default-tier tN       tier of connections that send no SPILLWAY.TIER (default t3)
         --config FILE           spillway.yaml for the admission engine, over the embedded default; watched and
@@ -69,9 +72,13 @@ public final class StorageNodeMain {
         --lag-target-entries N  follower commit-index lag at which a partition starts shedding writes (default 200)
         --lag-target-ms N       follower silence at which a partition starts shedding writes (default 2000)
 
-      Demo options (also --partitions, --config, --admin-port, --storage-threads):
+      Demo options (also --partitions, --config, --admin-port; the demo's storage defaults differ):
+        --storage-threads N     storage threads per node (default 2)
+        --storage-cost-ms R,W,S fixed storage cost per read, write, scan (default 20,40,80; 0: the raw node)
+        --engine-trace          print each node's engine state (limit, queue, READ p50/p90, shedding scopes)
+                                under every second's table
         --duration S            seconds of load, ramp included (default 30)
-        --rate N                offered requests per second at full rate (default 3000)
+        --rate N                offered requests per second at full rate (default 900, ~3x the storage capacity)
         --ramp S                seconds over which the rate rises from 10 % to 100 % (default 5)
 
       Load options:
@@ -105,7 +112,7 @@ public final class StorageNodeMain {
     final List<String> rest = Arrays.asList(args).subList(modeGiven ? 1 : 0, args.length);
     try {
       switch (mode) {
-        case "demo" -> System.exit(DemoMode.run(new CliOptions(rest, DemoMode.OPTIONS, Set.of()), System.out));
+        case "demo" -> System.exit(DemoMode.run(new CliOptions(rest, DemoMode.OPTIONS, DemoMode.FLAGS), System.out));
         case "cluster" -> runCluster(new CliOptions(rest, NODE_OPTIONS, Set.of("chaos")));
         case "node" -> runNode(new CliOptions(rest, NODE_OPTIONS, Set.of("chaos")));
         case "load" -> runLoad(new CliOptions(rest, LOAD_OPTIONS, Set.of()));
@@ -129,6 +136,7 @@ public final class StorageNodeMain {
         .idleTimeout(Duration.ofMillis(o.integer("idle-timeout-ms", 300_000)))
         .storage(o.integer("storage-threads", Math.max(2, Runtime.getRuntime().availableProcessors())),
             o.integer("storage-queue", 1024))
+        .storageCost(StorageCost.parse(o.string("storage-cost-ms", "0")))
         .requestTimeout(Duration.ofMillis(o.integer("request-timeout-ms", 5000)))
         .defaultTier(Tier.parse(o.string("default-tier", "t3")))
         .lagTargets(new LagTargets(o.integer("lag-target-entries", (int) LagTargets.DEFAULTS.entries()),

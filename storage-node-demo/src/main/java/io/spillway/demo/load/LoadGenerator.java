@@ -25,6 +25,7 @@ public final class LoadGenerator {
   private final LoadShape shape;
   private final PrintStream out;
   private final Map<Tier, TierStats> stats = new EnumMap<>(Tier.class);
+  private final Runnable eachSecond;
 
   /** A generator for the {@code load} mode's settings. */
   public LoadGenerator(LoadSettings settings, PrintStream out) {
@@ -33,12 +34,21 @@ public final class LoadGenerator {
 
   /** A generator of the given connections, printing its table to {@code out}. */
   public LoadGenerator(List<ConnectionPlan> plans, LoadShape shape, PrintStream out) {
+    this(plans, shape, out, () -> { });
+  }
+
+  /**
+   * A generator of the given connections, printing its table to {@code out} and calling {@code eachSecond} right
+   * after each second's table (the demo prints the engines' state there).
+   */
+  public LoadGenerator(List<ConnectionPlan> plans, LoadShape shape, PrintStream out, Runnable eachSecond) {
     if (plans.isEmpty()) {
       throw new IllegalArgumentException("at least one connection is needed");
     }
     this.plans = List.copyOf(plans);
     this.shape = shape;
     this.out = out;
+    this.eachSecond = eachSecond;
     plans.forEach(p -> stats.computeIfAbsent(p.tier(), t -> new TierStats()));
   }
 
@@ -103,6 +113,7 @@ public final class LoadGenerator {
         last.put(e.getKey(), now);
         lastBusy.put(e.getKey(), busyNow);
       }
+      eachSecond.run();
     }
   }
 

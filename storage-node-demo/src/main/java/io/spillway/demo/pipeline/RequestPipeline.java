@@ -64,6 +64,7 @@ public final class RequestPipeline {
   private final NodeAdmission admission;
   private final long requestTimeoutNanos;
   private final PipelineMetrics metrics;
+  private final StorageCost cost;
 
   /**
    * @param executor runs commands against the partitions
@@ -71,9 +72,10 @@ public final class RequestPipeline {
    * @param shards key → partition map
    * @param admission the node's admission engine
    * @param requestTimeout longest time a request may take before the client gets a timeout error
+   * @param cost the fixed, CPU-free cost paid on the storage thread before each op ({@link StorageCost#NONE}: none)
    */
   public RequestPipeline(CommandExecutor executor, StorageExecutor storage, ShardMap shards, NodeAdmission admission,
-      Duration requestTimeout, PipelineMetrics metrics) {
+      Duration requestTimeout, PipelineMetrics metrics, StorageCost cost) {
     if (requestTimeout.toMillis() < 1) {
       throw new IllegalArgumentException("requestTimeout must be >= 1 ms, was " + requestTimeout.toMillis() + " ms");
     }
@@ -83,6 +85,7 @@ public final class RequestPipeline {
     this.admission = admission;
     this.requestTimeoutNanos = requestTimeout.toNanos();
     this.metrics = metrics;
+    this.cost = cost;
   }
 
   /** The handle of a client name (registered on first use); connections call this once per name. */
@@ -154,12 +157,13 @@ public final class RequestPipeline {
 
     @Override
     public void onAdmitted(long permit) {
+      final long admitted = System.nanoTime();
       if (storage.isCurrentThread()) {
-        run(permit); // dispatched from a queue: the engine already handed us to a storage thread
+        run(permit, admitted); // dispatched from a queue: the engine already handed us to a storage thread
         return;
       }
       try {
-        storage.execute(() -> run(permit));
+        storage.execute(() -> run(permit, admitted));
       } catch (RejectedExecutionException e) {
         admission.engine().release(permit, Outcome.DROPPED, 0L);
         reject(Reason.EXECUTOR_REJECTED, admission.engine().stats().serviceTimeNanos(
@@ -178,13 +182,19 @@ public final class RequestPipeline {
       result.complete(new Rejection(reason.name(), retryAfterMs, request.tier()).toReply());
     }
 
-    private void run(long permit) {
+    /**
+     * Runs the admitted command. The service time reported to the engine runs from admission, not from the start
+     * on a storage thread: the wait in the storage executor's queue is part of what the storage costs at the
+     * current concurrency, and the limiter must see it to keep the limit near what the storage can run at once.
+     */
+    private void run(long permit, long admitted) {
       final long start = System.nanoTime();
       if (start - request.deadlineNanos() >= 0 || result.isDone()) {
         admission.engine().release(permit, Outcome.DROPPED, 0L); // the client already got its timeout
         return;
       }
       metrics.started(request.op());
+      cost.pay(request.op()); // a disk-bound store's seek/fsync: holds the storage thread, not a core
       CompletableFuture<RespReply> work;
       try {
         work = executor.execute(request.command());
@@ -193,7 +203,7 @@ public final class RequestPipeline {
       }
       work.whenComplete((reply, error) -> {
         admission.engine().release(permit, error == null ? Outcome.SUCCESS : Outcome.ERROR,
-            System.nanoTime() - start);
+            System.nanoTime() - admitted);
         metrics.ended(request.op());
         if (error == null) {
           result.complete(reply);

@@ -1,0 +1,38 @@
+package io.spillway.demo;
+
+import io.spillway.admission.EngineStats;
+import io.spillway.admission.OpType;
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The demo's once-a-second view of each node's engine, printed under the load generator's table so that a run
+ * shows where the time goes: the engine's limit, inflight and queued requests, the p50/p90 of the READ work it
+ * admitted in the current signal window (storage time, as the engine measures it), and every scope that is shedding
+ * with its rejection ratio and priority cut (as a tier: {@code cut t3} sheds t3 and below). Reading
+ * {@link EngineStats} is cheap (counters and the latest control-loop snapshot); no request is touched.
+ */
+final class EngineTrace {
+  private EngineTrace() {
+  }
+
+  /** Prints one line per node. */
+  static void print(List<StorageNode> nodes, PrintStream out) {
+    for (StorageNode n : nodes) {
+      final EngineStats s = n.admission().engine().stats();
+      final StringBuilder b = new StringBuilder();
+      b.append(String.format(Locale.ROOT, "       %s limit %3d inflight %3d queued %3d read p50/p90 %6.1f/%6.1f ms",
+          n.config().nodeId(), s.limit(), s.inflight(), s.waiting(), s.intervalP50Nanos(OpType.READ) / 1e6,
+          s.intervalP90Nanos(OpType.READ) / 1e6));
+      final int levelsPerTier = Math.max(1, s.levels() / io.spillway.admission.Tier.values().length);
+      for (EngineStats.ScopeView v : s.scopes()) {
+        if (v.ratio() > 0 || v.cut() < s.levels()) {
+          b.append(String.format(Locale.ROOT, "  %s ratio %.2f cut %s", v.scope(), v.ratio(),
+              v.cut() >= s.levels() ? "-" : "t" + v.cut() / levelsPerTier));
+        }
+      }
+      out.println(b);
+    }
+  }
+}
