@@ -33,12 +33,14 @@ import java.util.stream.Stream;
 /**
  * The {@code demo} mode, the jar's default: starts the in-process 3-node cluster on free loopback ports and a
  * temporary data dir, with the demo's embedded engine config ({@code spillway-demo.yaml} over admission-core's
- * embedded default; or {@code --config}), and drives it
- * into overload with the built-in open-loop load generator. Six clients, one per tier, each reading through one
- * connection to every node and writing through one more, offer a fixed tier mix (DESIGN.md's: t0 2 %, t1 10 %,
- * t2 18 %, t3 20 %, t4 25 %, t5 25 %) at a total rate far above what the machine serves, ramped up over a few
- * seconds. The generator prints a per-tier table every second; at the end the demo prints the goodput, the success
- * rate of t0/t1 and the rejections by tier and reason, then stops the cluster and deletes its data.
+ * embedded default; or {@code --config}) and a fixed, CPU-free storage cost per op ({@link StorageCost}: capacity =
+ * storage threads / cost, ~286 ops/s for the cluster by default), and drives it into overload with the built-in
+ * open-loop load generator. Six clients, one per tier, offer a fixed tier mix (DESIGN.md's: t0 2 %, t1 10 %,
+ * t2 18 %, t3 20 %, t4 25 %, t5 25 %) at ~3x that capacity, ramped up over a few seconds, their reads spread over
+ * every node and each flow split over connections of at most {@link #MAX_RATE_PER_CONNECTION} requests/s. The
+ * generator prints a per-tier table every second (and, with {@code --engine-trace}, each node's engine state); at
+ * the end the demo prints the goodput, the success rate of t0/t1 and the rejections by tier and reason, then stops
+ * the cluster and deletes its data.
  */
 final class DemoMode {
   static final Set<String> OPTIONS = Set.of("duration", "rate", "ramp", "partitions", "config", "admin-port",
