@@ -14,75 +14,30 @@ import java.util.Map;
  */
 public final class EngineStats {
 
-  /** One scope's rejector state. */
-  public static final class ScopeView {
-    private final SignalScope scope;
-    private final double ratio;
-    private final int cut;
-    private final double measurement;
-
-    ScopeView(SignalScope scope, double ratio, int cut, double measurement) {
-      this.scope = scope;
-      this.ratio = ratio;
-      this.cut = cut;
-      this.measurement = measurement;
-    }
-
-    public SignalScope scope() {
-      return scope;
-    }
-
-    /** The rejection ratio in [0, maxRejectionRatio]. */
-    public double ratio() {
-      return ratio;
-    }
-
-    /** The priority cut: levels at or above it are shed; {@code levels} = none. */
-    public int cut() {
-      return cut;
-    }
-
-    /** The PID's last measurement: the scope's largest normalised error, clamped to [-1, 10]. */
-    public double measurement() {
-      return measurement;
-    }
-
+  /**
+   * One scope's rejector state.
+   *
+   * @param scope the scope
+   * @param ratio the rejection ratio in [0, maxRejectionRatio]
+   * @param cut the priority cut: levels at or above it are shed; {@code levels} = none
+   * @param measurement the PID's last measurement: the scope's largest normalised error, clamped to [-1, 10]
+   */
+  public record ScopeView(SignalScope scope, double ratio, int cut, double measurement) {
     @Override
     public String toString() {
       return scope + "{ratio=" + ratio + ", cut=" + cut + ", error=" + measurement + '}';
     }
   }
 
-  /** One signal's last reading. */
-  public static final class SignalView {
-    private final String name;
-    private final SignalScope scope;
-    private final double target;
-    private final double value;
-
-    SignalView(String name, SignalScope scope, double target, double value) {
-      this.name = name;
-      this.scope = scope;
-      this.target = target;
-      this.value = value;
-    }
-
-    public String name() {
-      return name;
-    }
-
-    public SignalScope scope() {
-      return scope;
-    }
-
-    public double target() {
-      return target;
-    }
-
-    public double value() {
-      return value;
-    }
-
+  /**
+   * One signal's last reading, as the control loop read it.
+   *
+   * @param name the signal's name
+   * @param scope the requests it sheds
+   * @param target its target
+   * @param value its last value; {@code NaN} when unknown
+   */
+  public record SignalView(String name, SignalScope scope, double target, double value) {
     @Override
     public String toString() {
       return name + "@" + scope + "{value=" + value + ", target=" + target + '}';
