@@ -61,7 +61,7 @@ final class AdmissionPath implements Dispatcher.Sink {
       long nowNanos, boolean queueable) {
     Settings s = settings;
     ClassCaps caps = client.caps;
-    int t = Math.max(tier.ordinal(), caps.highestTierOrdinal);
+    int t = caps.tierOf(tier);
     long service = serviceTimes.estimateNanos(op);
     if (deadlineNanos != Decisions.NO_DEADLINE && deadlineNanos - nowNanos < service) {
       if (!s.dryRun) {
@@ -123,7 +123,7 @@ final class AdmissionPath implements Dispatcher.Sink {
       Callbacks.rejected(callback, Decisions.reason(decision), Decisions.retryAfterNanos(decision));
       return;
     }
-    int t = effectiveTier(tier, client);
+    int t = client.caps.tierOf(tier);
     long units = Scorecard.units(cost);
     if (deadlineNanos != Decisions.NO_DEADLINE) {
       long service = serviceTimes.estimateNanos(op);
@@ -208,10 +208,6 @@ final class AdmissionPath implements Dispatcher.Sink {
 
   private long retryAfterNanos(Settings s, Reason reason, OpType op) {
     return RetryAfterEstimator.jittered(s, retry.baseNanos(reason, serviceTimes.estimateNanos(op)));
-  }
-
-  private static int effectiveTier(Tier tier, ClientHandle client) {
-    return Math.max(tier.ordinal(), client.caps.highestTierOrdinal);
   }
 
   // ---- Dispatcher.Sink: called by the drain owner (dropped(QUEUE_FULL) by the submitting thread) ----

@@ -17,6 +17,11 @@ final class ClassCaps {
     update(limit, meanCostUnits);
   }
 
+  /** The tier a request of this class is treated as: the claimed tier, never above the class's highest. */
+  int tierOf(Tier claimed) {
+    return Math.max(claimed.ordinal(), highestTierOrdinal);
+  }
+
   /** Caps = max(floor, share × limit) requests and the same share of limit × mean cost. */
   void update(int limit, long meanCostUnits) {
     double share = clientClass.share();
