@@ -43,9 +43,9 @@ public final class AdmissionEngine {
   private final ReentrantLock controlLock = new ReentrantLock();
 
   private AdmissionEngine(EngineConfig config, Ticker ticker) {
-    this.path = new AdmissionPath(config, ticker, this);
     this.clients = new ClientRegistry(config.clientClasses, config.defaultClientClass, config.initialLimit,
         Scorecard.units(config.initialServiceTimeNanos[0]));
+    this.path = new AdmissionPath(config, ticker, clients, this);
     this.dispatcher = new Dispatcher(config, ticker, path);
     path.dispatcher = dispatcher;
     this.loop = new ControlLoop(config, path, dispatcher, clients);

@@ -34,13 +34,15 @@ final class AdmissionPath implements Dispatcher.Sink {
   final LatencyRecorder queueWait = new LatencyRecorder(LATENCY_CEILING_NANOS);
   final RetryAfterEstimator retry = new RetryAfterEstimator();
   final EngineEvents events = new EngineEvents(new AdmissionListeners());
+  private final ClientRegistry clients;
   private final AdmissionEngine engine;
   volatile Settings settings;
   volatile RejectorSet rejectors;
   Dispatcher dispatcher;
 
-  AdmissionPath(EngineConfig config, Ticker ticker, AdmissionEngine engine) {
+  AdmissionPath(EngineConfig config, Ticker ticker, ClientRegistry clients, AdmissionEngine engine) {
     this.ticker = ticker;
+    this.clients = clients;
     this.engine = engine;
     this.limiter = new InflightLimiter(config.initialLimit);
     this.permits = new PermitTable(Math.max(4096, 4 * config.maxLimit));
@@ -59,6 +61,9 @@ final class AdmissionPath implements Dispatcher.Sink {
    */
   long acquire(OpType op, Tier tier, ClientHandle client, int partition, long deadlineNanos, long costNanos,
       long nowNanos, boolean queueable) {
+    if (client.registry != clients) {
+      throw foreignClient(client);
+    }
     Settings s = settings;
     ClassCaps caps = client.caps;
     int t = caps.tierOf(tier);
@@ -109,6 +114,11 @@ final class AdmissionPath implements Dispatcher.Sink {
     return token;
   }
 
+  private static IllegalArgumentException foreignClient(ClientHandle client) {
+    return new IllegalArgumentException("client '" + client.id()
+        + "' was registered with another engine; register it with this engine's clients()");
+  }
+
   /** The asynchronous path: decides now, or queues and lets the dispatcher decide later. */
   void submit(OpType op, Tier tier, ClientHandle client, int partition, long deadlineNanos, long costHintNanos,
       Executor executor, AdmissionCallback callback) {
@@ -154,7 +164,7 @@ final class AdmissionPath implements Dispatcher.Sink {
    * which the hard cap prevents outside dry-run — an overflow permit, so that a dry run admits everything.
    */
   private long grant(OpType op, int tier, ClientHandle client, long units) {
-    long token = permits.claim(op, tier, client, units);
+    long token = permits.claim(op, client.index, units);
     return token != 0 ? token : overflow.claim(op, tier, client, units);
   }
 
@@ -168,13 +178,12 @@ final class AdmissionPath implements Dispatcher.Sink {
     if (slot < 0) {
       return false;
     }
-    OpType op = permits.op(slot);
-    ClientHandle client = permits.client(slot);
-    long units = permits.cost(slot);
+    long grant = permits.grant(slot);
     if (!permits.free(token)) {
       return false; // a concurrent release of the same token won
     }
-    return finish(op, client, units, outcome, serviceNanos);
+    return finish(PermitTable.op(grant), clients.atIndex(PermitTable.clientIndex(grant)),
+        PermitTable.costUnits(grant), outcome, serviceNanos);
   }
 
   /** The rest of a release, once exactly one caller won the permit. */

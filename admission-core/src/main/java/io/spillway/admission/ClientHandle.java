@@ -12,13 +12,19 @@ public final class ClientHandle {
 
   private final String id;
   private final long hash;
+  /** The registry that issued this handle: an engine accepts only its own clients. */
+  final ClientRegistry registry;
+  /** Dense number of this handle in its registry, so a permit can name its client without holding a reference. */
+  final int index;
   /** Packed by {@link Scorecard}: outstanding count in the high bits, outstanding cost units in the low bits. */
   final AtomicLong outstanding = new AtomicLong();
   volatile ClassCaps caps;
   /** The client's cohort in the current epoch, memoised by {@link CohortCache}: {@code epochSerial << 16 | cohort}. */
   volatile long cohortMemo;
 
-  ClientHandle(String id, ClassCaps caps) {
+  ClientHandle(ClientRegistry registry, int index, String id, ClassCaps caps) {
+    this.registry = registry;
+    this.index = index;
     this.id = id;
     this.hash = fnv1a64(id);
     this.caps = caps;

@@ -1,6 +1,7 @@
 package io.spillway.admission;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
@@ -15,6 +16,9 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class ClientRegistry {
 
   private final ConcurrentHashMap<String, ClientHandle> handles = new ConcurrentHashMap<>();
+  /** Handles by {@link ClientHandle#index}; grown copy-on-write under {@code this}, read without a lock. */
+  private volatile ClientHandle[] byIndex = new ClientHandle[16];
+  private int registered; // guarded by this
   private volatile ClassCaps[] classes;
   private volatile ClassCaps defaultClass;
 
@@ -25,7 +29,7 @@ public final class ClientRegistry {
   /** Returns the handle of this client id, creating it on first use. Thread-safe; call once per client. */
   public ClientHandle register(String clientId) {
     Objects.requireNonNull(clientId, "clientId");
-    ClientHandle handle = handles.computeIfAbsent(clientId, id -> new ClientHandle(id, resolve(id)));
+    ClientHandle handle = handles.computeIfAbsent(clientId, this::newHandle);
     ClassCaps current = resolve(clientId);
     if (handle.caps != current) { // a reconfiguration raced with the first registration
       handle.caps = current;
@@ -36,6 +40,11 @@ public final class ClientRegistry {
   /** The handle of a registered client, or null. */
   public ClientHandle find(String clientId) {
     return handles.get(clientId);
+  }
+
+  /** The handle with this index; the index must come from a handle of this registry. */
+  ClientHandle atIndex(int index) {
+    return byIndex[index];
   }
 
   /** All registered clients (a live, weakly consistent view). */
@@ -72,6 +81,21 @@ public final class ClientRegistry {
       caps.update(limit, meanCostUnits);
     }
     defaultClass.update(limit, meanCostUnits);
+  }
+
+  private synchronized ClientHandle newHandle(String clientId) {
+    if (registered > PermitTable.MAX_CLIENT_INDEX) {
+      throw new IllegalStateException("cannot register client '" + clientId + "': " + registered
+          + " clients are registered, the most an engine tracks");
+    }
+    ClientHandle handle = new ClientHandle(this, registered, clientId, resolve(clientId));
+    ClientHandle[] all = byIndex;
+    if (registered == all.length) {
+      all = Arrays.copyOf(all, 2 * all.length);
+    }
+    all[registered++] = handle;
+    byIndex = all; // publishes the new slot (and a grown array) to lock-free readers
+    return handle;
   }
 
   private ClassCaps resolve(String clientId) {

@@ -76,6 +76,23 @@ class AdmissionEngineTest {
   }
 
   @Test
+  void aClientOfAnotherEngineIsRefusedWithItsIdAndChangesNothing() {
+    AdmissionEngine engine = engine(fixedLimit(2));
+    AdmissionEngine other = engine(fixedLimit(2));
+    engine.clients().register("mine");
+    ClientHandle foreign = other.clients().register("theirs");
+    assertThatThrownBy(() -> engine.tryAcquire(OpType.READ, Tier.T1, foreign))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("client 'theirs' was registered with another engine; register it with this engine's clients()");
+    Answer answer = new Answer();
+    assertThatThrownBy(() -> engine.submit(OpType.READ, Tier.T1, foreign, -1, Decisions.NO_DEADLINE,
+        Decisions.NO_COST_HINT, DIRECT, answer)).isInstanceOf(IllegalArgumentException.class);
+    assertThat(answer.calls).isZero();
+    assertThat(engine.stats().inflight()).isZero();
+    assertThat(foreign.outstandingRequests()).isZero();
+  }
+
+  @Test
   void clientOverItsCapGetsClientLimitOnAHealthyNodeWhileOthersAreAdmitted() {
     AdmissionEngine engine = engine(fixedLimit(20).clientClass("batch", "batch-.*", 0.1, 1, Tier.T0));
     ClientHandle noisy = engine.clients().register("batch-1");

@@ -38,7 +38,21 @@ class ClientRegistryTest {
   @Test
   void cohortHashIsStablePerId() {
     ClientRegistry registry = new ClientRegistry(List.of(), fallback, 40, 100);
-    assertThat(registry.register("a").hash()).isEqualTo(new ClientHandle("a", null).hash());
+    assertThat(registry.register("a").hash()).isEqualTo(new ClientHandle(null, 0, "a", null).hash());
     assertThat(registry.register("a").hash()).isNotEqualTo(registry.register("b").hash());
+  }
+
+  @Test
+  void handlesAreNumberedDenselyAndFoundByIndexPastTheInitialArray() {
+    ClientRegistry registry = new ClientRegistry(List.of(), fallback, 40, 100);
+    for (int i = 0; i < 100; i++) {
+      ClientHandle handle = registry.register("client-" + i);
+      assertThat(handle.index).isEqualTo(i);
+      assertThat(handle.registry).isSameAs(registry);
+    }
+    assertThat(registry.register("client-7").index).as("a second registration keeps the index").isEqualTo(7);
+    for (int i = 0; i < 100; i++) {
+      assertThat(registry.atIndex(i).id()).isEqualTo("client-" + i);
+    }
   }
 }

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class CohortCacheTest {
 
   private static ClientHandle client(String id) {
-    return new ClientHandle(id, new ClassCaps(new ClientClass("d", ".*", 1.0, 1, Tier.T0), 8, 1));
+    return new ClientHandle(null, 0, id, new ClassCaps(new ClientClass("d", ".*", 1.0, 1, Tier.T0), 8, 1));
   }
 
   @Property(tries = 300)

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 class ScorecardTest {
 
   private static ClientHandle client(double share, int floor, int limit, long meanCostUnits) {
-    return new ClientHandle("c", new ClassCaps(new ClientClass("k", ".*", share, floor, Tier.T0), limit,
+    return new ClientHandle(null, 0, "c", new ClassCaps(new ClientClass("k", ".*", share, floor, Tier.T0), limit,
         meanCostUnits));
   }
 
