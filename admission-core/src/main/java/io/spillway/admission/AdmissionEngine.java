@@ -83,19 +83,19 @@ public final class AdmissionEngine {
 
   /** {@link #tryAcquire(OpType, Tier, ClientHandle, int, long, long, long)} with no partition, deadline or hint. */
   public long tryAcquire(OpType op, Tier tier, ClientHandle client) {
-    return path.acquire(op, tier, client, SignalScope.ANY_PARTITION, Decisions.NO_DEADLINE, Decisions.NO_COST_HINT,
-        path.ticker.read(), false);
+    return path.acquire(null, op, tier, client, SignalScope.ANY_PARTITION, Decisions.NO_DEADLINE,
+        Decisions.NO_COST_HINT, path.ticker.read(), false);
   }
 
   /** The fast path with a partition, reading the engine's ticker. */
   public long tryAcquire(OpType op, Tier tier, ClientHandle client, int partition) {
-    return path.acquire(op, tier, client, partition, Decisions.NO_DEADLINE, Decisions.NO_COST_HINT,
+    return path.acquire(null, op, tier, client, partition, Decisions.NO_DEADLINE, Decisions.NO_COST_HINT,
         path.ticker.read(), false);
   }
 
   /** The fast path with a partition and a time the caller already has (saves a clock read). */
   public long tryAcquire(OpType op, Tier tier, ClientHandle client, int partition, long nowNanos) {
-    return path.acquire(op, tier, client, partition, Decisions.NO_DEADLINE, Decisions.NO_COST_HINT, nowNanos,
+    return path.acquire(null, op, tier, client, partition, Decisions.NO_DEADLINE, Decisions.NO_COST_HINT, nowNanos,
         false);
   }
 
@@ -114,7 +114,41 @@ public final class AdmissionEngine {
    */
   public long tryAcquire(OpType op, Tier tier, ClientHandle client, int partition, long deadlineNanos,
       long costHintNanos, long nowNanos) {
-    return path.acquire(op, tier, client, partition, deadlineNanos, costHintNanos, nowNanos, false);
+    return path.acquire(null, op, tier, client, partition, deadlineNanos, costHintNanos, nowNanos, false);
+  }
+
+  /** A new {@link Lease}: a reusable holder for one request's permit at a time, for the fastest fast path. */
+  public Lease newLease() {
+    return new Lease(path);
+  }
+
+  /**
+   * The fast path into a reusable {@link Lease}, with a time the caller already has: the cheapest admission. Returns
+   * {@link Decisions#HELD} when admitted (the lease now holds the permit: end the request with
+   * {@link Lease#release}), or a rejection as {@link #tryAcquire(OpType, Tier, ClientHandle)} does.
+   *
+   * @throws IllegalArgumentException if the lease or the client belongs to another engine
+   * @throws IllegalStateException if the lease is still held (nothing is taken)
+   */
+  public long tryAcquire(Lease lease, OpType op, Tier tier, ClientHandle client, int partition, long nowNanos) {
+    return path.acquireInto(ownLease(lease), op, tier, client, partition, nowNanos);
+  }
+
+  /**
+   * {@link #tryAcquire(Lease, OpType, Tier, ClientHandle, int, long)} with a deadline and a cost hint, as
+   * {@link #tryAcquire(OpType, Tier, ClientHandle, int, long, long, long)} takes them.
+   */
+  public long tryAcquire(Lease lease, OpType op, Tier tier, ClientHandle client, int partition, long deadlineNanos,
+      long costHintNanos, long nowNanos) {
+    return path.acquire(ownLease(lease), op, tier, client, partition, deadlineNanos, costHintNanos, nowNanos, false);
+  }
+
+  private Lease ownLease(Lease lease) {
+    if (lease.path != path) {
+      throw new IllegalArgumentException("the lease belongs to another engine; take leases from this engine's"
+          + " newLease()");
+    }
+    return lease;
   }
 
   /**

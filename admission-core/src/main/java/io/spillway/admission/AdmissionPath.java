@@ -54,13 +54,15 @@ final class AdmissionPath implements Dispatcher.Sink {
   }
 
   /**
-   * The fast path. Returns a token (> 0), a rejection (see {@link Decisions}), or {@link #QUEUE} when
-   * {@code queueable} and the limit is reached (the client's charge is then kept for the queued request).
+   * The fast path. Returns a token (> 0) or, with a lease, {@link Decisions#HELD}; a rejection (see
+   * {@link Decisions}); or {@link #QUEUE} when {@code queueable} and the limit is reached (the client's charge is
+   * then kept for the queued request).
    *
+   * @param lease the lease to hold the permit, or null for a token
    * @param costNanos the request's cost; {@link Decisions#NO_COST_HINT} for the op type's estimate
    */
-  long acquire(OpType op, Tier tier, ClientHandle client, int partition, long deadlineNanos, long costNanos,
-      long nowNanos, boolean queueable) {
+  long acquire(Lease lease, OpType op, Tier tier, ClientHandle client, int partition, long deadlineNanos,
+      long costNanos, long nowNanos, boolean queueable) {
     if (client.registry != clients) {
       throw foreignClient(client);
     }
@@ -83,13 +85,9 @@ final class AdmissionPath implements Dispatcher.Sink {
       Scorecard.forceCharge(client, units);
     }
     int cohort = s.cohortCache.cohort(client, nowNanos);
-    int level = t * s.cohortsPerTier + cohort;
-    RejectorSet set = rejectors;
-    if (level >= s.firstSheddableLevel && set.mayShed(level) && set.sheds(level, op, partition, client)) {
+    if (sheds(s, t, cohort, op, partition, client)) {
       if (!s.dryRun) {
-        Scorecard.discharge(client, units);
-        levels.passedOn(t, cohort);
-        return reject(s, Reason.SHED_TIER, t, op, client, nowNanos);
+        return refuse(s, Reason.SHED_TIER, t, cohort, op, client, units, nowNanos);
       }
       wouldReject(s, Reason.SHED_TIER, t, op, client, nowNanos);
     }
@@ -101,17 +99,75 @@ final class AdmissionPath implements Dispatcher.Sink {
         levels.passedOn(t, cohort);
         return QUEUE;
       } else {
-        Scorecard.discharge(client, units);
-        levels.passedOn(t, cohort);
-        return reject(s, Reason.INFLIGHT_LIMIT, t, op, client, nowNanos);
+        return refuse(s, Reason.INFLIGHT_LIMIT, t, cohort, op, client, units, nowNanos);
       }
     }
-    long token = s.dryRun && limiter.inflight() > permits.capacity()
-        ? overflow.claim(op, t, client, units) // a dry run past the table: skip the futile probe of a full table
-        : grant(op, t, client, units);
+    long token;
+    if (lease != null) {
+      hold(lease, op, client, units);
+      token = Decisions.HELD;
+    } else if (s.dryRun && limiter.inflight() > permits.capacity()) {
+      token = overflow.claim(op, t, client, units); // a dry run past the table: skip the futile probe of a full table
+    } else {
+      token = grant(op, t, client, units);
+    }
     levels.admitted(t, cohort); // the arrival for the priority distribution and the tier's admitted count
     events.admitted(op, t, client, 0L, s.dryRun, nowNanos);
     return token;
+  }
+
+  /**
+   * {@link #acquire} into a lease with no deadline and no cost hint, outside dry-run: the same checks in the same
+   * order, without the branches of the rare cases, which measurably slow the common one (a dry run, or a foreign
+   * client's error, takes the general path).
+   */
+  long acquireInto(Lease lease, OpType op, Tier tier, ClientHandle client, int partition, long nowNanos) {
+    Settings s = settings;
+    if (s.dryRun || client.registry != clients) {
+      return acquire(lease, op, tier, client, partition, Decisions.NO_DEADLINE, Decisions.NO_COST_HINT, nowNanos,
+          false);
+    }
+    ClassCaps caps = client.caps;
+    int t = caps.tierOf(tier);
+    long units = Scorecard.units(serviceTimes.estimateNanos(op));
+    if (!Scorecard.tryCharge(client, caps, units)) {
+      return reject(s, Reason.CLIENT_LIMIT, t, op, client, nowNanos);
+    }
+    int cohort = s.cohortCache.cohort(client, nowNanos);
+    if (sheds(s, t, cohort, op, partition, client)) {
+      return refuse(s, Reason.SHED_TIER, t, cohort, op, client, units, nowNanos);
+    }
+    if (!limiter.tryAcquire()) {
+      return refuse(s, Reason.INFLIGHT_LIMIT, t, cohort, op, client, units, nowNanos);
+    }
+    hold(lease, op, client, units);
+    levels.admitted(t, cohort);
+    events.admitted(op, t, client, 0L, false, nowNanos);
+    return Decisions.HELD;
+  }
+
+  /** Whether a scope's cut sheds this request's level (tier × cohort); allocation-free. */
+  private boolean sheds(Settings s, int tier, int cohort, OpType op, int partition, ClientHandle client) {
+    int level = tier * s.cohortsPerTier + cohort;
+    RejectorSet set = rejectors;
+    return level >= s.firstSheddableLevel && set.mayShed(level) && set.sheds(level, op, partition, client);
+  }
+
+  /** Rejects a request that was charged and reached the rejector: returns the charge and counts its level. */
+  private long refuse(Settings s, Reason reason, int tier, int cohort, OpType op, ClientHandle client, long units,
+      long nowNanos) {
+    Scorecard.discharge(client, units);
+    levels.passedOn(tier, cohort);
+    return reject(s, reason, tier, op, client, nowNanos);
+  }
+
+  /** Puts an admitted request's permit and charge into its lease, or gives them back if the lease is in use. */
+  private void hold(Lease lease, OpType op, ClientHandle client, long units) {
+    if (!lease.hold(op, client, units)) {
+      giveBack(client, units);
+      throw new IllegalStateException("the lease is still held by another request: release it first, or use one"
+          + " lease per request in flight");
+    }
   }
 
   private static IllegalArgumentException foreignClient(ClientHandle client) {
@@ -124,7 +180,7 @@ final class AdmissionPath implements Dispatcher.Sink {
       Executor executor, AdmissionCallback callback) {
     long now = ticker.read();
     long cost = costHintNanos > 0 ? costHintNanos : serviceTimes.estimateNanos(op);
-    long decision = acquire(op, tier, client, partition, deadlineNanos, cost, now, true);
+    long decision = acquire(null, op, tier, client, partition, deadlineNanos, cost, now, true);
     if (decision > 0) {
       Callbacks.admitted(engine, callback, decision);
       return;
@@ -186,8 +242,15 @@ final class AdmissionPath implements Dispatcher.Sink {
         PermitTable.costUnits(grant), outcome, serviceNanos);
   }
 
-  /** The rest of a release, once exactly one caller won the permit. */
-  private boolean finish(OpType op, ClientHandle client, long units, Outcome outcome, long serviceNanos) {
+  /** Returns a permit and a charge taken for a request that will not run after all. */
+  private void giveBack(ClientHandle client, long units) {
+    limiter.release();
+    Scorecard.discharge(client, units);
+    dispatcher.afterRelease();
+  }
+
+  /** The rest of a release, once exactly one caller won the permit (a table token or a {@link Lease}). */
+  boolean finish(OpType op, ClientHandle client, long units, Outcome outcome, long serviceNanos) {
     limiter.release();
     Scorecard.discharge(client, units);
     if (outcome == Outcome.SUCCESS) {

@@ -15,6 +15,12 @@ public final class Decisions {
   /** Pass as a cost hint to use the op type's running service-time estimate. */
   public static final long NO_COST_HINT = 0L;
 
+  /**
+   * The decision of an acquire into a {@link Lease} that admitted the request: the lease now holds its permit.
+   * Positive, so {@link #isAdmitted} is true; not a token (release the lease, not this value).
+   */
+  public static final long HELD = 1L;
+
   private static final int REASON_BITS = 6;
   private static final long REASON_MASK = (1L << REASON_BITS) - 1;
   private static final long MAX_RETRY_AFTER = (Long.MAX_VALUE >>> REASON_BITS);

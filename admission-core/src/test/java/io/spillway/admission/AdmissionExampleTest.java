@@ -47,6 +47,13 @@ class AdmissionExampleTest {
           .append(", retry after ").append(Decisions.retryAfterNanos(token)).append(" ns");
     }
 
+    // Fastest: a reusable lease per unit of concurrency (a worker, a connection slot) instead of a token.
+    Lease lease = engine.newLease();                                  // once, then reused request after request
+    if (Decisions.isAdmitted(engine.tryAcquire(lease, OpType.READ, Tier.T1, checkout, 7, ticker.read()))) {
+      // ... serve the read ...
+      lease.release(Outcome.SUCCESS, 1_000_000L);
+    }
+
     // Async: queues at the limit, answers later on the executor; no thread waits.
     engine.submit(OpType.WRITE, Tier.T2, checkout, 7, Decisions.NO_DEADLINE, Decisions.NO_COST_HINT, executor,
         new AdmissionCallback() {
@@ -68,7 +75,7 @@ class AdmissionExampleTest {
     // EXAMPLE-END
 
     assertThat(log).hasToString("limit=64 inflight=0");
-    assertThat(stats.admitted(Tier.T1)).isEqualTo(1);
+    assertThat(stats.admitted(Tier.T1)).isEqualTo(2);
     assertThat(stats.admitted(Tier.T2)).isEqualTo(1);
   }
 

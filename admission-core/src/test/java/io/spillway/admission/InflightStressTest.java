@@ -129,6 +129,52 @@ class InflightStressTest {
   }
 
   @Test
+  void leasesKeepTheHardCapAndAConcurrentDoubleReleaseEndsAnAcquisitionOnce() throws Exception {
+    AdmissionEngine engine = AdmissionEngine.create(
+        EngineConfig.builder().initialLimit(3).minLimit(3).maxLimit(3).defaultClientClass(100, 1, Tier.T0).build(),
+        new VirtualClock(0));
+    ClientHandle client = engine.clients().register("stress");
+    Lease[] leases = new Lease[THREADS];
+    for (int i = 0; i < THREADS; i++) {
+      leases[i] = engine.newLease();
+    }
+    AtomicInteger maxSeen = new AtomicInteger();
+    AtomicLong acquisitions = new AtomicLong();
+    AtomicLong releases = new AtomicLong();
+    runAll(index -> {
+      Lease mine = leases[index];
+      Lease neighbour = leases[(index + 1) % THREADS];
+      for (int i = 0; i < 50_000; i++) {
+        if (Decisions.isAdmitted(engine.tryAcquire(mine, OpType.READ, Tier.T1, client, -1, 0L))) {
+          acquisitions.incrementAndGet();
+          maxSeen.accumulateAndGet(engine.stats().inflight(), Math::max);
+        }
+        // Race our release with the neighbour's thread releasing our lease (while we release theirs): a release
+        // may end the neighbour's current acquisition, but no acquisition can end twice.
+        if (mine.release(Outcome.SUCCESS, 1_000L)) {
+          releases.incrementAndGet();
+        }
+        if (neighbour.release(Outcome.SUCCESS, 1_000L)) {
+          releases.incrementAndGet();
+        }
+      }
+    });
+    assertThat(maxSeen.get()).isBetween(1, 3);
+    assertThat(releases.get()).as("each acquisition ended exactly once").isEqualTo(acquisitions.get());
+    assertThat(engine.stats().inflight()).isZero();
+    assertThat(client.outstandingRequests()).isZero();
+    for (Lease lease : leases) {
+      assertThat(lease.isHeld()).isFalse();
+    }
+    // Capacity is intact: exactly 3 permits can be taken now.
+    int held = 0;
+    for (Lease lease : leases) {
+      held += Decisions.isAdmitted(engine.tryAcquire(lease, OpType.READ, Tier.T1, client, -1, 0L)) ? 1 : 0;
+    }
+    assertThat(held).isEqualTo(3);
+  }
+
+  @Test
   void everyAsyncRequestIsAnsweredExactlyOnce() throws Exception {
     VirtualClock clock = new VirtualClock(0);
     AdmissionEngine engine = AdmissionEngine.create(

@@ -1,0 +1,104 @@
+package io.spillway.admission;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * A reusable holder of one admitted request's inflight permit: the fastest form of the synchronous fast path. Take
+ * one per unit of concurrency the embedder already has (a worker thread, a pipelined connection slot, a pooled
+ * request context) from {@link AdmissionEngine#newLease()}, acquire into it with
+ * {@link AdmissionEngine#tryAcquire(Lease, OpType, Tier, ClientHandle, int, long)}, release it when the request
+ * ends, and acquire into it again for the next request.
+ *
+ * <p>Why: a primitive token needs a shared {@link PermitTable} slot, found by probing and freed through the table,
+ * for its release to be idempotent. A lease keeps the request's permit in the lease itself, so a grant is a few
+ * stores into an object the caller already holds, and its release touches no shared table.
+ *
+ * <p>States: IDLE → ACQUIRING → HELD → IDLE. The state word carries a generation that every release advances, so a
+ * release is idempotent per acquisition: the first release of an acquisition returns true, any later one false,
+ * even from another thread racing with it, and a stale release (made after the lease was acquired again) can never
+ * match the new acquisition's generation in its CAS. One acquisition at a time: acquiring into a lease that is
+ * still held is refused with {@link IllegalStateException}, and nothing is taken.
+ *
+ * <p>Thread-safety: a lease may be acquired on one thread and released on another (hand it over as you would the
+ * request); all methods are lock-free and allocation-free.
+ */
+public final class Lease {
+
+  private static final int IDLE = 0;
+  private static final int ACQUIRING = 1;
+  private static final int HELD = 2;
+  private static final int STATUS_MASK = 3;
+  private static final int GENERATION_STEP = 4;
+  private static final VarHandle STATE;
+
+  static {
+    try {
+      STATE = MethodHandles.lookup().findVarHandle(Lease.class, "state", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  final AdmissionPath path;
+  /** {@code generation << 2 | status}. */
+  private volatile int state;
+  private OpType op;
+  private ClientHandle client;
+  private long costUnits;
+
+  Lease(AdmissionPath path) {
+    this.path = path;
+  }
+
+  /** Whether the lease holds an admitted request's permit (acquired and not yet released). */
+  public boolean isHeld() {
+    return (state & STATUS_MASK) == HELD;
+  }
+
+  /**
+   * Ends the held request: frees its permit, feeds latency (SUCCESS), error rate (ERROR) and the tuner, and
+   * dispatches a waiting request if any. Returns true for the first release of an acquisition, false (changing
+   * nothing) when the lease is not held. Lock-free and allocation-free.
+   *
+   * @param serviceNanos time from the start of execution to completion
+   */
+  public boolean release(Outcome outcome, long serviceNanos) {
+    int s = state;
+    if ((s & STATUS_MASK) != HELD) {
+      return false;
+    }
+    OpType heldOp = op;
+    ClientHandle heldClient = client;
+    long heldUnits = costUnits;
+    if (!STATE.compareAndSet(this, s, (s & ~STATUS_MASK) + GENERATION_STEP)) {
+      return false; // a concurrent release of this acquisition won
+    }
+    return path.finish(heldOp, heldClient, heldUnits, outcome, serviceNanos);
+  }
+
+  /**
+   * Takes an admitted request's permit and charge into the lease: false, changing nothing, if the lease is not idle
+   * (still held, or being acquired by another thread).
+   */
+  boolean hold(OpType heldOp, ClientHandle heldClient, long heldUnits) {
+    int s = state;
+    if ((s & STATUS_MASK) != IDLE || !STATE.compareAndSet(this, s, s | ACQUIRING)) {
+      return false;
+    }
+    op = heldOp;
+    if (client != heldClient) { // a long-lived lease's reference store costs a GC write barrier: only on change
+      client = heldClient;
+    }
+    costUnits = heldUnits;
+    STATE.setRelease(this, s | HELD);
+    return true;
+  }
+
+  @Override
+  public String toString() {
+    int s = state;
+    String status = (s & STATUS_MASK) == HELD ? "held" : (s & STATUS_MASK) == ACQUIRING ? "acquiring" : "idle";
+    return "Lease{" + status + ", generation=" + (s >>> 2) + '}';
+  }
+}
