@@ -46,7 +46,7 @@ public final class AdmissionEngine {
     this.clients = new ClientRegistry(config.clientClasses, config.defaultClientClass, config.initialLimit,
         Scorecard.units(config.initialServiceTimeNanos[0]));
     this.path = new AdmissionPath(config, ticker, clients, this);
-    this.dispatcher = new Dispatcher(config, ticker, path);
+    this.dispatcher = new Dispatcher(config, ticker, new QueueSink(path));
     path.dispatcher = dispatcher;
     this.loop = new ControlLoop(config, path, dispatcher, clients);
     this.stats = new EngineStats(path, dispatcher, loop);

@@ -9,14 +9,14 @@ import java.util.concurrent.Executor;
  * The request path of DESIGN §2: deadline → scorecard → rejector → inflight limit → run (or queue), and the release
  * of a permit with its outcome. The synchronous {@link #acquire} is the fast path: no lock, no allocation, a handful
  * of uncontended atomics. The asynchronous {@link #submit} reuses it and allocates a {@link QueuedRequest} only when
- * the request must wait. Also the {@link Dispatcher.Sink} that grants permits to queued requests and answers
- * dropped ones.
+ * the request must wait; {@link QueueSink} grants permits to queued requests and answers dropped ones. The lease
+ * form ({@link #acquireInto}) keeps the permit in a {@link Lease} instead of a {@link PermitTable} slot.
  *
  * <p>Dry-run: each check that would reject counts "would reject (reason, tier, op)" and the request goes on; the
  * charge and the permit are still taken (forced) so that releases balance, beyond the permit table's size if need
  * be ({@link OverflowPermits}): a dry run admits every request.
  */
-final class AdmissionPath implements Dispatcher.Sink {
+final class AdmissionPath {
 
   /** Internal decision of a queueable acquire: at the limit, charge kept, the caller queues. */
   static final long QUEUE = Long.MIN_VALUE;
@@ -219,7 +219,7 @@ final class AdmissionPath implements Dispatcher.Sink {
    * A token for a request that holds an inflight permit: a permit-table slot, or — only when every slot is in use,
    * which the hard cap prevents outside dry-run — an overflow permit, so that a dry run admits everything.
    */
-  private long grant(OpType op, int tier, ClientHandle client, long units) {
+  long grant(OpType op, int tier, ClientHandle client, long units) {
     long token = permits.claim(op, client.index, units);
     return token != 0 ? token : overflow.claim(op, tier, client, units);
   }
@@ -278,56 +278,7 @@ final class AdmissionPath implements Dispatcher.Sink {
     }
   }
 
-  private long retryAfterNanos(Settings s, Reason reason, OpType op) {
+  long retryAfterNanos(Settings s, Reason reason, OpType op) {
     return RetryAfterEstimator.jittered(s, retry.baseNanos(reason, serviceTimes.estimateNanos(op)));
-  }
-
-  // ---- Dispatcher.Sink: called by the drain owner (dropped(QUEUE_FULL) by the submitting thread) ----
-
-  @Override
-  public boolean tryAcquirePermit() {
-    return limiter.tryAcquire();
-  }
-
-  @Override
-  public void returnPermit() {
-    limiter.release();
-  }
-
-  @Override
-  public void dispatch(QueuedRequest request) {
-    long now = ticker.read();
-    queueWait.record(now - request.enqueuedAtNanos);
-    long token = grant(request.op, request.tier, request.client, request.costUnits);
-    counters.count(request.tier, Kind.DISPATCHED);
-    request.admitted(token);
-    if (!request.handOff()) {
-      release(token, Outcome.DROPPED, 0L);
-      request.admitted(0L);
-      answerRejected(request, Reason.EXECUTOR_REJECTED, true);
-      return;
-    }
-    events.admitted(request.op, request.tier, request.client, now - request.enqueuedAtNanos, false, now);
-  }
-
-  @Override
-  public void dropped(QueuedRequest request, Reason reason, boolean onOfferThread) {
-    Scorecard.discharge(request.client, request.costUnits);
-    if (reason != Reason.QUEUE_FULL) {
-      queueWait.record(ticker.read() - request.enqueuedAtNanos);
-    }
-    answerRejected(request, reason, onOfferThread);
-  }
-
-  private void answerRejected(QueuedRequest request, Reason reason, boolean inline) {
-    counters.rejected(request.tier, reason, request.op);
-    long retryAfter = retryAfterNanos(settings, reason, request.op);
-    request.rejected(reason, retryAfter);
-    if (events.enabled()) {
-      events.rejected(request.op, request.tier, request.client, reason, retryAfter, false, ticker.read());
-    }
-    if (inline || !request.handOff()) {
-      request.run();
-    }
   }
 }

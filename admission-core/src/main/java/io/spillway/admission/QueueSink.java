@@ -1,0 +1,64 @@
+package io.spillway.admission;
+
+import io.spillway.admission.AdmissionCounters.Kind;
+
+/**
+ * The request path's side of the {@link Dispatcher}: grants a freed permit to a request leaving its queue and hands
+ * it to the caller's executor, or answers a dropped request (queue full, CoDel, timeout, deadline) with its reason
+ * and a retry-after hint. Called by the drain owner; {@code dropped(QUEUE_FULL)} by the submitting thread.
+ */
+final class QueueSink implements Dispatcher.Sink {
+
+  private final AdmissionPath path;
+
+  QueueSink(AdmissionPath path) {
+    this.path = path;
+  }
+
+  @Override
+  public boolean tryAcquirePermit() {
+    return path.limiter.tryAcquire();
+  }
+
+  @Override
+  public void returnPermit() {
+    path.limiter.release();
+  }
+
+  @Override
+  public void dispatch(QueuedRequest request) {
+    long now = path.ticker.read();
+    path.queueWait.record(now - request.enqueuedAtNanos);
+    long token = path.grant(request.op, request.tier, request.client, request.costUnits);
+    path.counters.count(request.tier, Kind.DISPATCHED);
+    request.admitted(token);
+    if (!request.handOff()) {
+      path.release(token, Outcome.DROPPED, 0L);
+      request.admitted(0L);
+      answerRejected(request, Reason.EXECUTOR_REJECTED, true);
+      return;
+    }
+    path.events.admitted(request.op, request.tier, request.client, now - request.enqueuedAtNanos, false, now);
+  }
+
+  @Override
+  public void dropped(QueuedRequest request, Reason reason, boolean onOfferThread) {
+    Scorecard.discharge(request.client, request.costUnits);
+    if (reason != Reason.QUEUE_FULL) {
+      path.queueWait.record(path.ticker.read() - request.enqueuedAtNanos);
+    }
+    answerRejected(request, reason, onOfferThread);
+  }
+
+  private void answerRejected(QueuedRequest request, Reason reason, boolean inline) {
+    path.counters.rejected(request.tier, reason, request.op);
+    long retryAfter = path.retryAfterNanos(path.settings, reason, request.op);
+    request.rejected(reason, retryAfter);
+    if (path.events.enabled()) {
+      path.events.rejected(request.op, request.tier, request.client, reason, retryAfter, false, path.ticker.read());
+    }
+    if (inline || !request.handOff()) {
+      request.run();
+    }
+  }
+}
