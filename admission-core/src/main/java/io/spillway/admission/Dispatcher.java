@@ -4,6 +4,8 @@ import io.spillway.codel.CodelConfig;
 import io.spillway.codel.DropReason;
 import io.spillway.codel.MpscCodelQueue;
 import io.spillway.codel.QueueStats;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -45,7 +47,18 @@ final class Dispatcher implements DeficitRoundRobin.Lanes<QueuedRequest> {
   private final MpscCodelQueue<QueuedRequest>[][] queues;
   private final DeficitRoundRobin drr;
   private final Sink sink;
-  private final AtomicInteger waiting = new AtomicInteger();
+  private static final VarHandle WAITING;
+
+  static {
+    try {
+      WAITING = MethodHandles.lookup().findVarHandle(Dispatcher.class, "waiting", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  /** Requests in all queues; a field, not an AtomicInteger, so the release path's check is one load. */
+  private volatile int waiting;
   private final AtomicInteger status = new AtomicInteger(IDLE);
   private volatile boolean maintenanceRequested;
 
@@ -78,7 +91,7 @@ final class Dispatcher implements DeficitRoundRobin.Lanes<QueuedRequest> {
    * told (QUEUE_FULL, on this thread).
    */
   boolean enqueue(QueuedRequest request) {
-    waiting.incrementAndGet();
+    addWaiting(1);
     MpscCodelQueue<QueuedRequest> queue = queues[request.op.ordinal()][request.tier];
     if (!queue.offer(request, request.deadlineNanos)) {
       return false; // onDrop(QUEUE_FULL) already decremented waiting
@@ -89,7 +102,7 @@ final class Dispatcher implements DeficitRoundRobin.Lanes<QueuedRequest> {
 
   /** Called after a permit is freed: drains if anything waits. One volatile read when nothing does. */
   void afterRelease() {
-    if (waiting.get() > 0) {
+    if (waiting > 0) {
       drain();
     }
   }
@@ -136,7 +149,7 @@ final class Dispatcher implements DeficitRoundRobin.Lanes<QueuedRequest> {
         }
       }
     }
-    while (waiting.get() > 0) {
+    while (waiting > 0) {
       if (!sink.tryAcquirePermit()) {
         return;
       }
@@ -145,7 +158,7 @@ final class Dispatcher implements DeficitRoundRobin.Lanes<QueuedRequest> {
         sink.returnPermit();
         return;
       }
-      waiting.decrementAndGet();
+      addWaiting(-1);
       sink.dispatch(next);
     }
   }
@@ -166,7 +179,7 @@ final class Dispatcher implements DeficitRoundRobin.Lanes<QueuedRequest> {
   }
 
   private void onDrop(QueuedRequest request, DropReason reason) {
-    waiting.decrementAndGet();
+    addWaiting(-1);
     sink.dropped(request, map(reason), reason == DropReason.QUEUE_FULL);
   }
 
@@ -194,9 +207,13 @@ final class Dispatcher implements DeficitRoundRobin.Lanes<QueuedRequest> {
     drr.weights(weights);
   }
 
+  private void addWaiting(int delta) {
+    int previous = (int) WAITING.getAndAdd(this, delta); // typed exactly: the VarHandle call links directly
+  }
+
   /** Requests waiting in all queues. */
   int waiting() {
-    return Math.max(0, waiting.get());
+    return Math.max(0, waiting);
   }
 
   /**

@@ -1,7 +1,8 @@
 package io.spillway.admission;
 
 import io.spillway.admission.control.PriorityDistribution;
-import java.util.concurrent.atomic.AtomicLongArray;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
  * Requests that reached the rejector, by tier, cohort and decision (admitted at once, or passed on: shed, queued or
@@ -24,24 +25,26 @@ final class LevelCounters {
   private static final int TIERS = Tier.count();
   private static final int PER_DECISION = TIERS * MAX_COHORTS;
 
-  private final AtomicLongArray counts = new AtomicLongArray(2 * PER_DECISION);
+  private static final VarHandle COUNTS = MethodHandles.arrayElementVarHandle(long[].class);
+
+  private final long[] counts = new long[2 * PER_DECISION];
   private final long[] fed = new long[PER_DECISION];
 
   /** A request of this tier and cohort was admitted at once. */
   void admitted(int tier, int cohort) {
-    counts.getAndIncrement(tier * MAX_COHORTS + cohort);
+    increment(tier * MAX_COHORTS + cohort);
   }
 
   /** A request of this tier and cohort reached the rejector and was not admitted at once. */
   void passedOn(int tier, int cohort) {
-    counts.getAndIncrement(PER_DECISION + tier * MAX_COHORTS + cohort);
+    increment(PER_DECISION + tier * MAX_COHORTS + cohort);
   }
 
   /** Requests of a tier admitted at once since start. */
   long admitted(int tier) {
     long sum = 0;
     for (int i = tier * MAX_COHORTS, end = i + MAX_COHORTS; i < end; i++) {
-      sum += counts.get(i);
+      sum += count(i);
     }
     return sum;
   }
@@ -50,7 +53,7 @@ final class LevelCounters {
   long admittedTotal() {
     long sum = 0;
     for (int i = 0; i < PER_DECISION; i++) {
-      sum += counts.get(i);
+      sum += count(i);
     }
     return sum;
   }
@@ -64,7 +67,7 @@ final class LevelCounters {
     for (int t = 0; t < TIERS; t++) {
       for (int c = 0; c < MAX_COHORTS; c++) {
         int i = t * MAX_COHORTS + c;
-        long total = counts.get(i) + counts.get(PER_DECISION + i);
+        long total = count(i) + count(PER_DECISION + i);
         long delta = total - fed[i];
         if (delta != 0) {
           fed[i] = total;
@@ -74,5 +77,13 @@ final class LevelCounters {
         }
       }
     }
+  }
+
+  private void increment(int cell) {
+    long previous = (long) COUNTS.getAndAdd(counts, cell, 1L); // typed exactly: the VarHandle call links directly
+  }
+
+  private long count(int cell) {
+    return (long) COUNTS.getVolatile(counts, cell);
   }
 }

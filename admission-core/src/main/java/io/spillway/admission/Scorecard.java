@@ -5,7 +5,7 @@ package io.spillway.admission;
  * that applies even when the node is healthy, so a noisy client is isolated before the others notice.
  *
  * <p>A client's outstanding requests (admitted or queued) and their estimated cost (the op type's service-time
- * estimate, or the caller's hint) are packed in one {@code AtomicLong}: count in bits 40..62, cost in units of 16 ns
+ * estimate, or the caller's hint) are packed in one atomic word: count in bits 40..62, cost in units of 16 ns
  * in bits 0..39 (about 4.9 hours of outstanding cost). One CAS checks both caps and charges both; one atomic add
  * discharges. A request whose cost alone exceeds the cost cap is still let through when the client has nothing
  * outstanding, so an expensive op can never be locked out entirely.
@@ -44,12 +44,12 @@ final class Scorecard {
     int maxCount = caps.maxOutstanding;
     long maxCost = caps.maxCostUnits;
     for (;;) {
-      long s = client.outstanding.get();
+      long s = client.outstanding;
       int count = count(s);
       if (count >= maxCount || (count > 0 && costUnits(s) + units > maxCost)) {
         return false;
       }
-      if (client.outstanding.compareAndSet(s, s + ONE_REQUEST + units)) {
+      if (ClientHandle.OUTSTANDING.compareAndSet(client, s, s + ONE_REQUEST + units)) {
         return true;
       }
     }
@@ -57,11 +57,13 @@ final class Scorecard {
 
   /** Charges the client regardless of its caps (dry-run mode). */
   static void forceCharge(ClientHandle client, long units) {
-    client.outstanding.getAndAdd(ONE_REQUEST + units);
+    // typed exactly: the VarHandle call links directly
+    long previous = (long) ClientHandle.OUTSTANDING.getAndAdd(client, ONE_REQUEST + units);
   }
 
   /** Returns a charge taken by {@link #tryCharge} or {@link #forceCharge}. */
   static void discharge(ClientHandle client, long units) {
-    client.outstanding.getAndAdd(-(ONE_REQUEST + units));
+    // typed exactly: the VarHandle call links directly
+    long previous = (long) ClientHandle.OUTSTANDING.getAndAdd(client, -(ONE_REQUEST + units));
   }
 }

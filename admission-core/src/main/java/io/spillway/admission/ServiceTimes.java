@@ -1,6 +1,7 @@
 package io.spillway.admission;
 
-import java.util.concurrent.atomic.AtomicLongArray;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
  * Running service-time estimate per op type: an EWMA with weight 1/16 (Jacobson/Karels' smoothed RTT, RFC 6298 uses
@@ -12,16 +13,18 @@ final class ServiceTimes {
 
   private static final int SHIFT = 4;
 
-  private final AtomicLongArray estimateNanos = new AtomicLongArray(OpType.count());
+  private static final VarHandle ESTIMATES = MethodHandles.arrayElementVarHandle(long[].class);
+
+  private final long[] estimateNanos = new long[OpType.count()];
 
   ServiceTimes(EngineConfig config) {
     for (OpType op : OpType.values()) {
-      estimateNanos.set(op.ordinal(), config.initialServiceTimeNanos[op.ordinal()]);
+      estimateNanos[op.ordinal()] = config.initialServiceTimeNanos[op.ordinal()];
     }
   }
 
   long estimateNanos(OpType op) {
-    return estimateNanos.get(op.ordinal());
+    return (long) ESTIMATES.getAcquire(estimateNanos, op.ordinal());
   }
 
   void record(OpType op, long serviceNanos) {
@@ -29,10 +32,10 @@ final class ServiceTimes {
       return;
     }
     int i = op.ordinal();
-    long current = estimateNanos.get(i);
+    long current = (long) ESTIMATES.getAcquire(estimateNanos, i);
     long next = Math.max(1L, current + ((serviceNanos - current) >> SHIFT));
     if (next != current) { // a settled estimate costs no store, so no cache-line traffic between cores
-      estimateNanos.lazySet(i, next);
+      ESTIMATES.setRelease(estimateNanos, i, next);
     }
   }
 }
