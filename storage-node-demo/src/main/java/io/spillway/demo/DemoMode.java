@@ -12,12 +12,14 @@ import io.spillway.demo.load.LoadGenerator;
 import io.spillway.demo.load.LoadReport;
 import io.spillway.demo.load.LoadShape;
 import io.spillway.demo.pipeline.StorageCost;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,8 +41,8 @@ import java.util.stream.Stream;
  * t2 18 %, t3 20 %, t4 25 %, t5 25 %) at ~3x that capacity, ramped up over a few seconds, their reads spread over
  * every node and each flow split over connections of at most {@link #MAX_RATE_PER_CONNECTION} requests/s. The
  * generator prints a per-tier table every second (and, with {@code --engine-trace}, each node's engine state); at
- * the end the demo prints the goodput, the success rate of t0/t1 and the rejections by tier and reason, then stops
- * the cluster and deletes its data.
+ * the end the demo takes the goodput, the success rate of t0/t1 and the rejections by tier and reason, stops the
+ * cluster, deletes its data and prints that summary last, after whatever the nodes log while they shut down.
  */
 final class DemoMode {
   static final Set<String> OPTIONS = Set.of("duration", "rate", "ramp", "partitions", "config", "admin-port",
@@ -97,6 +99,7 @@ final class DemoMode {
         () -> StorageNodeMain.describe(configs, engine), () -> EngineConfigSource.yaml(cluster.engineConfig()), false);
     final Thread cleanup = new Thread(() -> stop(engine, admin, cluster, root), "demo-shutdown");
     Runtime.getRuntime().addShutdownHook(cleanup);
+    final ByteArrayOutputStream summary = new ByteArrayOutputStream();
     try {
       out.println("Spillway demo: starting a 3-node cluster (" + configs.get(0).partitions()
           + " partitions, Raft on loopback) in " + root);
@@ -116,7 +119,8 @@ final class DemoMode {
               EngineTrace.print(cluster.nodes(), out);
             }
           }).run();
-      summary(report, cluster.nodes(), out);
+      // Taken while the engines still run; printed once the cluster is down, so it stays the last thing printed.
+      summary(report, cluster.nodes(), new PrintStream(summary, true, StandardCharsets.UTF_8));
     } finally {
       stop(engine, admin, cluster, root);
       try {
@@ -125,6 +129,8 @@ final class DemoMode {
         // the hook is running already
       }
     }
+    out.print(summary.toString(StandardCharsets.UTF_8));
+    out.flush();
     return 0;
   }
 
