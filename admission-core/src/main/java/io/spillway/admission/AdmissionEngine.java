@@ -131,7 +131,8 @@ public final class AdmissionEngine {
    * @throws IllegalStateException if the lease is still held (nothing is taken)
    */
   public long tryAcquire(Lease lease, OpType op, Tier tier, ClientHandle client, int partition, long nowNanos) {
-    return path.acquireInto(ownLease(lease), op, tier, client, partition, nowNanos);
+    return path.acquire(ownLease(lease), op, tier, client, partition, Decisions.NO_DEADLINE, Decisions.NO_COST_HINT,
+        nowNanos, false);
   }
 
   /**

@@ -10,7 +10,7 @@ import java.util.concurrent.Executor;
  * of a permit with its outcome. The synchronous {@link #acquire} is the fast path: no lock, no allocation, a handful
  * of uncontended atomics. The asynchronous {@link #submit} reuses it and allocates a {@link QueuedRequest} only when
  * the request must wait; {@link QueueSink} grants permits to queued requests and answers dropped ones. The lease
- * form ({@link #acquireInto}) keeps the permit in a {@link Lease} instead of a {@link PermitTable} slot.
+ * form keeps the permit in a {@link Lease} instead of a {@link PermitTable} slot.
  *
  * <p>Dry-run: each check that would reject counts "would reject (reason, tier, op)" and the request goes on; the
  * charge and the permit are still taken (forced) so that releases balance, beyond the permit table's size if need
@@ -114,36 +114,6 @@ final class AdmissionPath {
     levels.admitted(t, cohort); // the arrival for the priority distribution and the tier's admitted count
     events.admitted(op, t, client, 0L, s.dryRun, nowNanos);
     return token;
-  }
-
-  /**
-   * {@link #acquire} into a lease with no deadline and no cost hint, outside dry-run: the same checks in the same
-   * order, without the branches of the rare cases, which measurably slow the common one (a dry run, or a foreign
-   * client's error, takes the general path).
-   */
-  long acquireInto(Lease lease, OpType op, Tier tier, ClientHandle client, int partition, long nowNanos) {
-    Settings s = settings;
-    if (s.dryRun || client.registry != clients) {
-      return acquire(lease, op, tier, client, partition, Decisions.NO_DEADLINE, Decisions.NO_COST_HINT, nowNanos,
-          false);
-    }
-    ClassCaps caps = client.caps;
-    int t = caps.tierOf(tier);
-    long units = Scorecard.units(serviceTimes.estimateNanos(op));
-    if (!Scorecard.tryCharge(client, caps, units)) {
-      return reject(s, Reason.CLIENT_LIMIT, t, op, client, nowNanos);
-    }
-    int cohort = s.cohortCache.cohort(client, nowNanos);
-    if (sheds(s, t, cohort, op, partition, client)) {
-      return refuse(s, Reason.SHED_TIER, t, cohort, op, client, units, nowNanos);
-    }
-    if (!limiter.tryAcquire()) {
-      return refuse(s, Reason.INFLIGHT_LIMIT, t, cohort, op, client, units, nowNanos);
-    }
-    hold(lease, op, client, units);
-    levels.admitted(t, cohort);
-    events.admitted(op, t, client, 0L, false, nowNanos);
-    return Decisions.HELD;
   }
 
   /** Whether a scope's cut sheds this request's level (tier × cohort); allocation-free. */
