@@ -107,9 +107,9 @@ final class AdmissionPath {
       hold(lease, op, client, units);
       token = Decisions.HELD;
     } else if (s.dryRun && limiter.inflight() > permits.capacity()) {
-      token = overflow.claim(op, t, client, units); // a dry run past the table: skip the futile probe of a full table
+      token = overflow.claim(op, client, units); // a dry run past the table: skip the futile probe of a full table
     } else {
-      token = grant(op, t, client, units);
+      token = grant(op, client, units);
     }
     levels.admitted(t, cohort); // the arrival for the priority distribution and the tier's admitted count
     events.admitted(op, t, client, 0L, s.dryRun, nowNanos);
@@ -189,9 +189,9 @@ final class AdmissionPath {
    * A token for a request that holds an inflight permit: a permit-table slot, or — only when every slot is in use,
    * which the hard cap prevents outside dry-run — an overflow permit, so that a dry run admits everything.
    */
-  long grant(OpType op, int tier, ClientHandle client, long units) {
+  long grant(OpType op, ClientHandle client, long units) {
     long token = permits.claim(op, client.index, units);
-    return token != 0 ? token : overflow.claim(op, tier, client, units);
+    return token != 0 ? token : overflow.claim(op, client, units);
   }
 
   /** Idempotent release; allocation-free for table tokens. */

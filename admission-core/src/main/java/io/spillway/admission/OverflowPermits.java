@@ -23,13 +23,11 @@ final class OverflowPermits {
   /** What a release needs to know about an overflow grant. */
   static final class Grant {
     final OpType op;
-    final int tier;
     final ClientHandle client;
     final long costUnits;
 
-    Grant(OpType op, int tier, ClientHandle client, long costUnits) {
+    Grant(OpType op, ClientHandle client, long costUnits) {
       this.op = op;
-      this.tier = tier;
       this.client = client;
       this.costUnits = costUnits;
     }
@@ -43,9 +41,9 @@ final class OverflowPermits {
   }
 
   /** Grants an overflow permit; the token is > 0. */
-  long claim(OpType op, int tier, ClientHandle client, long costUnits) {
+  long claim(OpType op, ClientHandle client, long costUnits) {
     long token = OVERFLOW_BIT | (sequence.incrementAndGet() & (OVERFLOW_BIT - 1));
-    grants.put(token, new Grant(op, tier, client, costUnits));
+    grants.put(token, new Grant(op, client, costUnits));
     return token;
   }
 

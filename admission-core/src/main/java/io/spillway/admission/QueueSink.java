@@ -29,7 +29,7 @@ final class QueueSink implements Dispatcher.Sink {
   public void dispatch(QueuedRequest request) {
     long now = path.ticker.read();
     path.queueWait.record(now - request.enqueuedAtNanos);
-    long token = path.grant(request.op, request.tier, request.client, request.costUnits);
+    long token = path.grant(request.op, request.client, request.costUnits);
     path.counters.count(request.tier, Kind.DISPATCHED);
     request.admitted(token);
     if (!request.handOff()) {
