@@ -132,7 +132,7 @@ final class ControlLoop {
     }
     int peak = path.limiter.takePeak();
     int limit = tuneLimit(c, worst, newErrors, finished, peak, dt, now);
-    registry.updateCaps(limit, Scorecard.units((long) meanServiceNanos));
+    registry.updateCaps(limit, path.serviceTimes.meanCostUnits(latency));
     adaptQueueTimeouts(c);
 
     LatencySample waits = path.queueWait.sample();

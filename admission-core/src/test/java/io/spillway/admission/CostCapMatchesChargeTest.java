@@ -1,0 +1,91 @@
+package io.spillway.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.spillway.admission.sim.VirtualClock;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Regression: a client's cost cap and the cost charged per request must come from the same service-time estimate.
+ *
+ * <p>The bug: every request is charged its op type's running estimate ({@link ServiceTimes}, an EWMA that starts at
+ * the configured {@code initial-service-time}, 1 ms for reads), while the control loop sized the cost cap as
+ * {@code share × limit × mean measured service time of the last tick}. On a quiet node whose reads take 0.1 ms, the
+ * first tick set the default class's cost cap to 2.0 × 32 × 0.1 ms = 6.4 ms while each read was still charged
+ * ~0.7 ms: a single client with about ten reads outstanding met {@code CLIENT_LIMIT}, far below its count cap of 64
+ * (reported with {@code redis-benchmark -c 10 -t get} against the storage node demo on the embedded default config).
+ */
+class CostCapMatchesChargeTest {
+
+  private static final long MS = 1_000_000L;
+  private static final long READ_NANOS = 100_000L; // a quiet node's read: 0.1 ms, a tenth of the initial estimate
+
+  private final VirtualClock clock = new VirtualClock(0);
+
+  @Test
+  void aQuietClientReachesTheInflightLimitBeforeItsCostCapAfterTheFirstTick() {
+    AdmissionEngine engine = AdmissionEngine.create(EngineConfig.defaults(), clock); // limit 32, read 1 ms
+    ClientHandle client = engine.clients().register("redis-benchmark");
+    assertThat(client.maxOutstandingRequests()).as("count cap: share 2.0 x limit 32").isEqualTo(64);
+
+    // A few reads complete in 0.1 ms each, then the control loop ticks and resizes the caps.
+    for (int i = 0; i < 5; i++) {
+      long token = engine.tryAcquire(OpType.READ, Tier.T1, client);
+      assertThat(Decisions.isAdmitted(token)).isTrue();
+      clock.advance(READ_NANOS);
+      engine.release(token, Outcome.SUCCESS, READ_NANOS);
+    }
+    clock.advance(100 * MS);
+    engine.tick();
+
+    // Ten connections with one read each, and more: every read up to the engine's inflight limit is admitted; the
+    // first one past it meets the hard cap, not the client's cap.
+    int limit = engine.stats().limit();
+    assertThat(limit).isEqualTo(32);
+    for (int i = 0; i < limit; i++) {
+      long token = engine.tryAcquire(OpType.READ, Tier.T1, client);
+      assertThat(Decisions.isAdmitted(token)).as("read %d of %d outstanding: %s", i + 1, limit,
+          Decisions.isAdmitted(token) ? "admitted" : Decisions.reason(token)).isTrue();
+    }
+    long next = engine.tryAcquire(OpType.READ, Tier.T1, client);
+    assertThat(Decisions.reason(next)).isEqualTo(Reason.INFLIGHT_LIMIT);
+    assertThat(engine.stats().rejected(Reason.CLIENT_LIMIT)).isZero();
+  }
+
+  @Test
+  void theCostCapIsTheCountCapTimesTheMeanChargeOfTheLastCompletions() {
+    AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder().initialLimit(10).minLimit(10)
+        .maxLimit(10).defaultClientClass(1.0, 1, Tier.T0).build(), clock);
+    ClientHandle client = engine.clients().register("c");
+    // Three reads and one write complete: charges are each op type's estimate at acquire time.
+    for (OpType op : new OpType[] {OpType.READ, OpType.READ, OpType.READ, OpType.WRITE}) {
+      long token = engine.tryAcquire(op, Tier.T1, client);
+      engine.release(token, Outcome.SUCCESS, op == OpType.READ ? READ_NANOS : 4 * MS);
+    }
+    clock.advance(100 * MS);
+    engine.tick();
+
+    long read = engine.stats().serviceTimeNanos(OpType.READ);
+    long write = engine.stats().serviceTimeNanos(OpType.WRITE);
+    long meanUnits = Scorecard.units((long) ((3.0 * read + write) / 4));
+    assertThat(client.caps.maxCostUnits).isEqualTo(10 * meanUnits);
+    assertThat(client.caps.maxOutstanding).isEqualTo(10);
+  }
+
+  @Test
+  void aTickWithoutCompletionsKeepsTheLastMixAndFollowsTheEstimates() {
+    AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder().initialLimit(10).minLimit(10)
+        .maxLimit(10).defaultClientClass(1.0, 1, Tier.T0).build(), clock);
+    ClientHandle client = engine.clients().register("c");
+    long token = engine.tryAcquire(OpType.READ, Tier.T1, client);
+    engine.release(token, Outcome.SUCCESS, READ_NANOS);
+    clock.advance(100 * MS);
+    engine.tick();
+    long readsOnly = 10 * Scorecard.units(engine.stats().serviceTimeNanos(OpType.READ));
+    assertThat(client.caps.maxCostUnits).isEqualTo(readsOnly);
+
+    clock.advance(100 * MS);
+    engine.tick(); // idle: still a read-only mix
+    assertThat(client.caps.maxCostUnits).isEqualTo(readsOnly);
+  }
+}
