@@ -59,7 +59,8 @@ final class AdmissionPath {
    * then kept for the queued request).
    *
    * @param lease the lease to hold the permit, or null for a token
-   * @param costNanos the request's cost; {@link Decisions#NO_COST_HINT} for the op type's estimate
+   * @param costNanos the request's cost; {@link Decisions#NO_COST_HINT} for the op type's charge (its estimate as of
+   *     the last tick, {@link ServiceTimes#chargeNanos})
    */
   long acquire(Lease lease, OpType op, Tier tier, ClientHandle client, int partition, long deadlineNanos,
       long costNanos, long nowNanos, boolean queueable) {
@@ -76,7 +77,7 @@ final class AdmissionPath {
       }
       wouldReject(s, Reason.DEADLINE, t, op, client, nowNanos);
     }
-    long units = Scorecard.units(costNanos > 0 ? costNanos : service);
+    long units = Scorecard.units(costNanos > 0 ? costNanos : serviceTimes.chargeNanos(op));
     if (!Scorecard.tryCharge(client, caps, units)) {
       if (!s.dryRun) {
         return reject(s, Reason.CLIENT_LIMIT, t, op, client, nowNanos);
@@ -149,7 +150,7 @@ final class AdmissionPath {
   void submit(OpType op, Tier tier, ClientHandle client, int partition, long deadlineNanos, long costHintNanos,
       Executor executor, AdmissionCallback callback) {
     long now = ticker.read();
-    long cost = costHintNanos > 0 ? costHintNanos : serviceTimes.estimateNanos(op);
+    long cost = costHintNanos > 0 ? costHintNanos : serviceTimes.chargeNanos(op);
     long decision = acquire(null, op, tier, client, partition, deadlineNanos, cost, now, true);
     if (decision > 0) {
       Callbacks.admitted(engine, callback, decision);

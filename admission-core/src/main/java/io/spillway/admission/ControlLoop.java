@@ -132,7 +132,7 @@ final class ControlLoop {
     }
     int peak = path.limiter.takePeak();
     int limit = tuneLimit(c, worst, newErrors, finished, peak, dt, now);
-    registry.updateCaps(limit, path.serviceTimes.meanCostUnits(latency));
+    registry.updateCaps(limit, path.serviceTimes.publishCharges(latency));
     adaptQueueTimeouts(c);
 
     LatencySample waits = path.queueWait.sample();

@@ -14,6 +14,9 @@ import org.junit.jupiter.api.Test;
  * first tick set the default class's cost cap to 2.0 × 32 × 0.1 ms = 6.4 ms while each read was still charged
  * ~0.7 ms: a single client with about ten reads outstanding met {@code CLIENT_LIMIT}, far below its count cap of 64
  * (reported with {@code redis-benchmark -c 10 -t get} against the storage node demo on the embedded default config).
+ * Sizing the cap from the live estimates instead was not enough: on a cold node the first reads take hundreds of
+ * milliseconds and lift the live read estimate tens of times within one tick, past a cap sized at the tick before.
+ * Requests are now charged the estimates as of the last tick, the same snapshot the caps are sized from.
  */
 class CostCapMatchesChargeTest {
 
@@ -49,6 +52,32 @@ class CostCapMatchesChargeTest {
     }
     long next = engine.tryAcquire(OpType.READ, Tier.T1, client);
     assertThat(Decisions.reason(next)).isEqualTo(Reason.INFLIGHT_LIMIT);
+    assertThat(engine.stats().rejected(Reason.CLIENT_LIMIT)).isZero();
+  }
+
+  @Test
+  void aSlowCompletionBetweenTwoTicksDoesNotMakeTheNextReadsOutweighTheCap() {
+    AdmissionEngine engine = AdmissionEngine.create(EngineConfig.defaults(), clock);
+    ClientHandle client = engine.clients().register("redis-benchmark");
+    long first = engine.tryAcquire(OpType.READ, Tier.T1, client);
+    clock.advance(100 * MS);
+    engine.tick(); // no completion yet: caps from the configured estimates
+
+    // The cold node's first read takes 800 ms: the live read estimate jumps from 1 ms to 50.9 ms.
+    engine.release(first, Outcome.SUCCESS, 800 * MS);
+    assertThat(engine.stats().serviceTimeNanos(OpType.READ)).isEqualTo(1 * MS + (799 * MS >> 4));
+
+    // Before the next tick, ten connections send a read each: all are admitted.
+    for (int i = 0; i < 10; i++) {
+      long token = engine.tryAcquire(OpType.READ, Tier.T1, client);
+      assertThat(Decisions.isAdmitted(token)).as("read %d of 10 outstanding: %s", i + 1,
+          Decisions.isAdmitted(token) ? "admitted" : Decisions.reason(token)).isTrue();
+    }
+    // After it, charges and caps move together: the client still fits its count cap's worth of reads.
+    clock.advance(100 * MS);
+    engine.tick();
+    assertThat(client.caps.maxCostUnits)
+        .isEqualTo(64 * Scorecard.units(engine.stats().serviceTimeNanos(OpType.READ)));
     assertThat(engine.stats().rejected(Reason.CLIENT_LIMIT)).isZero();
   }
 
