@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.spillway.demo.resp.RespLimits;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -97,6 +98,31 @@ class ClusterTest {
           .isInstanceOf(JedisDataException.class).hasMessageContaining("tier must be one of t0..t5");
       assertThat(j.info()).contains("redis_version:").contains("node_id:n3");
       assertThat(j.echo("hi")).isEqualTo("hi");
+    }
+  }
+
+  /**
+   * Connections without {@code CLIENT SETNAME} are the client of their remote host ({@code conn-<address>}), not
+   * one shared client: two hosts (127.0.0.1 and 127.0.0.2, both loopback on Linux) are two clients, and two
+   * connections of one host are one ({@code SessionTest} covers naming and un-naming a connection).
+   */
+  @Test
+  void unnamedConnectionsAreTheClientOfTheirRemoteHost() throws Exception {
+    final StorageNode node = cluster.node("n2");
+    final io.spillway.admission.ClientRegistry clients = node.admission().engine().clients();
+    final InetAddress first = InetAddress.getByName("127.0.0.1");
+    final InetAddress second = InetAddress.getByName("127.0.0.2");
+    try (RawRespClient a = new RawRespClient(address("n2"), first);
+        RawRespClient b = new RawRespClient(address("n2"), first);
+        RawRespClient c = new RawRespClient(address("n2"), second)) {
+      for (RawRespClient client : List.of(a, b, c)) {
+        assertThat(client.send("CLIENT GETNAME\r\n").readLine()).isEqualTo("$-1");
+        assertThat(client.send("GET unnamed:1\r\n").readLine()).isEqualTo("$-1");
+      }
+      assertThat(clients.find("conn-127.0.0.1")).isNotNull();
+      assertThat(clients.find("conn-127.0.0.2")).isNotNull();
+      assertThat(clients.find("default")).as("no client shared by every unnamed connection").isNull();
+      assertThat(clients.handles()).filteredOn(h -> h.id().startsWith("conn-127.0.0.1:")).isEmpty();
     }
   }
 

@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +16,15 @@ final class RawRespClient implements AutoCloseable {
   private final OutputStream out;
 
   RawRespClient(InetSocketAddress address) throws IOException {
+    this(address, null);
+  }
+
+  /** A client whose socket is bound to {@code localAddress} (any port) before it connects; {@code null}: any. */
+  RawRespClient(InetSocketAddress address, InetAddress localAddress) throws IOException {
     socket = new Socket();
+    if (localAddress != null) {
+      socket.bind(new InetSocketAddress(localAddress, 0));
+    }
     socket.connect(address, 10_000);
     socket.setSoTimeout(20_000);
     in = socket.getInputStream();

@@ -9,6 +9,8 @@ import io.spillway.admission.metrics.SpillwayMetrics;
 import io.spillway.demo.command.OpType;
 import io.spillway.demo.command.Tier;
 import io.spillway.demo.lag.PartitionLag;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,19 +24,27 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One node's admission engine and everything around it: the control loop on a single scheduled thread, a
- * {@link FollowerLagSignal} per partition, the client registry (one handle per client name, the {@code default}
- * client for connections without {@code CLIENT SETNAME}), and the engine's Micrometer meters tagged with the node.
+ * {@link FollowerLagSignal} per partition, the client registry (one handle per client name) and the engine's
+ * Micrometer meters tagged with the node.
+ *
+ * <p>Client identity: a connection that sent {@code CLIENT SETNAME} is the client of that name; one that never did
+ * is the client of its remote host, {@code conn-<address>} ({@link #unnamedClientId}): every unnamed connection from
+ * 10.0.0.5 is the client {@code conn-10.0.0.5}, with that client's scorecard caps, whatever its port. Not one client
+ * per connection ({@code conn-<address>:<port>}): the engine's {@code ClientRegistry} never forgets a client, so
+ * keys that change with every connection would grow the registry without bound under connection churn (and stop
+ * the node at the registry's 2^30 clients), while hosts are few. Not one client for all unnamed connections either
+ * (the {@code default} client of earlier versions): ten connections from ten hosts then shared one client's caps,
+ * so one busy host took the others' share.
  */
 public final class NodeAdmission implements AutoCloseable {
-  /** Client id of connections that never sent {@code CLIENT SETNAME}. */
-  public static final String DEFAULT_CLIENT = "default";
+  /** Prefix of the client id of a connection that never sent {@code CLIENT SETNAME}: {@code conn-<host>}. */
+  public static final String UNNAMED_PREFIX = "conn-";
   /** How often the engine's meters re-read the set of scopes and signals. */
   private static final long METRICS_REFRESH_SECONDS = 5;
   private static final Logger LOG = LoggerFactory.getLogger(NodeAdmission.class);
 
   private final String nodeId;
   private final AdmissionEngine engine;
-  private final ClientHandle defaultClient;
   private final List<FollowerLagSignal> lagSignals = new ArrayList<>();
   private final ScheduledExecutorService control;
   private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
@@ -52,7 +62,6 @@ public final class NodeAdmission implements AutoCloseable {
       LagTargets lagTargets, Duration maxSampleAge) {
     this.nodeId = nodeId;
     this.engine = AdmissionEngine.create(config);
-    this.defaultClient = engine.clients().register(DEFAULT_CLIENT);
     for (int p = 0; p < partitions; p++) {
       final FollowerLagSignal signal = new FollowerLagSignal(p, lagSource, lagTargets, maxSampleAge);
       lagSignals.add(signal);
@@ -108,14 +117,20 @@ public final class NodeAdmission implements AutoCloseable {
     return engine;
   }
 
-  /** The handle of a client name, registered on first use (connections cache it). */
-  public ClientHandle client(String name) {
-    return DEFAULT_CLIENT.equals(name) ? defaultClient : engine.clients().register(name);
+  /** The handle of a client id, registered on first use (connections cache it). */
+  public ClientHandle client(String id) {
+    return engine.clients().register(id);
   }
 
-  /** The handle of connections without a name. */
-  public ClientHandle defaultClient() {
-    return defaultClient;
+  /**
+   * The client id of a connection without a name: {@code conn-} and the remote host's address, without the port
+   * ({@code conn-127.0.0.1}, {@code conn-0:0:0:0:0:0:0:1}); {@code conn-unknown} if the address is not known.
+   */
+  public static String unnamedClientId(SocketAddress remote) {
+    if (remote instanceof InetSocketAddress inet) {
+      return UNNAMED_PREFIX + (inet.getAddress() != null ? inet.getAddress().getHostAddress() : inet.getHostString());
+    }
+    return UNNAMED_PREFIX + "unknown";
   }
 
   /** The lag signals, one per partition. */

@@ -5,6 +5,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.spillway.admission.ClientHandle;
+import io.spillway.demo.admission.NodeAdmission;
 import io.spillway.demo.command.CommandException;
 import io.spillway.demo.command.DataCommand;
 import io.spillway.demo.command.DataCommandParser;
@@ -14,6 +15,7 @@ import io.spillway.demo.pipeline.RequestPipeline;
 import io.spillway.demo.resp.RespCommand;
 import io.spillway.demo.resp.RespProtocolError;
 import io.spillway.demo.resp.RespReply;
+import java.net.SocketAddress;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
@@ -30,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * does: a write starts only when every earlier command of the connection has finished, and a read or scan only when
  * every earlier write has; reads between writes run concurrently. A command's tier and client name are taken when
  * it arrives, so a {@code SPILLWAY.TIER} between pipelined commands applies from that point on. The client's
- * admission handle is looked up once per {@code CLIENT SETNAME} and cached on the session.
+ * admission handle is looked up once per {@code CLIENT SETNAME} and cached on the session; a connection without a
+ * name is the client of its remote host ({@link NodeAdmission#unnamedClientId}).
  *
  * <p>At most {@code maxPipelined} data commands of a connection are waiting or running; beyond that (or while the
  * socket's outbound buffer is above its high-water mark) the connection stops being read, which pushes back on the
@@ -61,12 +64,12 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
   private boolean closing;
 
   RespConnectionHandler(RequestPipeline pipeline, DataCommandParser parser, SessionCommands sessionCommands,
-      RespServerSettings settings, long connectionId) {
+      RespServerSettings settings, long connectionId, SocketAddress remote) {
     this.pipeline = pipeline;
     this.parser = parser;
     this.sessionCommands = sessionCommands;
     this.maxPipelined = settings.maxPipelined();
-    this.session = new Session(connectionId, settings.defaultTier());
+    this.session = new Session(connectionId, settings.defaultTier(), NodeAdmission.unnamedClientId(remote));
   }
 
   @Override
@@ -94,7 +97,7 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
       try {
         final DataCommand parsed = parser.parse(command);
         if (session.client == null) {
-          session.client = pipeline.client(session.clientName); // registered once per name, cached here
+          session.client = pipeline.client(session.clientId()); // registered once per name, cached here
         }
         waiting.add(new Pending(slot, parsed, session.tier, session.client));
         inflight++;

@@ -71,7 +71,7 @@ public final class RespServer implements AutoCloseable {
                 .addLast("decoder", new RespDecoder(settings.limits()))
                 .addLast("encoder", encoder)
                 .addLast("dispatch", new RespConnectionHandler(pipeline, parser, sessionCommands, settings,
-                    connectionIds.incrementAndGet()));
+                    connectionIds.incrementAndGet(), ch.remoteAddress()));
           }
         });
     channel = bootstrap.bind(settings.bindHost(), settings.port()).sync().channel();

@@ -78,7 +78,7 @@ final class SessionCommands {
         }
         return setName(c.argString(2), session);
       case "GETNAME":
-        return "default".equals(session.clientName) ? RespReply.NULL_BULK : RespReply.bulk(session.clientName);
+        return session.clientName == null ? RespReply.NULL_BULK : RespReply.bulk(session.clientName);
       case "ID":
         return new RespReply.Int(session.id);
       case "SETINFO":
@@ -90,7 +90,7 @@ final class SessionCommands {
 
   private static RespReply setName(String name, Session session) {
     if (name.isEmpty()) {
-      session.rename("default");
+      session.rename(null); // Redis: an empty name removes the name
       return RespReply.OK;
     }
     if (name.length() > MAX_CLIENT_NAME || !name.chars().allMatch(ch -> ch > ' ' && ch < 127)) {

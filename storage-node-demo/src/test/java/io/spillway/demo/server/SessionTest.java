@@ -1,0 +1,56 @@
+package io.spillway.demo.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.spillway.demo.admission.NodeAdmission;
+import io.spillway.demo.command.Tier;
+import io.spillway.demo.resp.RespCommand;
+import io.spillway.demo.resp.RespReply;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** Which client a connection's requests belong to: its name, else its remote host. */
+class SessionTest {
+  private final SessionCommands commands = new SessionCommands(() -> "", "test");
+
+  @Test
+  void anUnnamedConnectionIsTheClientOfItsRemoteHostWhateverItsPort() throws Exception {
+    final InetAddress host = InetAddress.getByName("10.1.2.3");
+    assertThat(NodeAdmission.unnamedClientId(new InetSocketAddress(host, 54321))).isEqualTo("conn-10.1.2.3");
+    assertThat(NodeAdmission.unnamedClientId(new InetSocketAddress(host, 40000))).isEqualTo("conn-10.1.2.3");
+    assertThat(NodeAdmission.unnamedClientId(new InetSocketAddress(InetAddress.getByName("::1"), 6379)))
+        .isEqualTo("conn-0:0:0:0:0:0:0:1");
+    assertThat(NodeAdmission.unnamedClientId(InetSocketAddress.createUnresolved("client.example", 1)))
+        .isEqualTo("conn-client.example");
+    assertThat(NodeAdmission.unnamedClientId(null)).isEqualTo("conn-unknown");
+  }
+
+  @Test
+  void aNameReplacesTheHostClientAndAnEmptyNameRestoresIt() {
+    final Session session = new Session(7, Tier.T3, "conn-10.1.2.3");
+    assertThat(session.clientId()).isEqualTo("conn-10.1.2.3");
+    assertThat(commands.execute(RespCommand.of("CLIENT", "GETNAME"), session)).isEqualTo(RespReply.NULL_BULK);
+
+    assertThat(commands.execute(RespCommand.of("CLIENT", "SETNAME", "billing"), session)).isEqualTo(RespReply.OK);
+    assertThat(session.clientId()).isEqualTo("billing");
+    assertThat(commands.execute(RespCommand.of("CLIENT", "GETNAME"), session)).satisfies(r -> assertThat(text(r)).isEqualTo("billing"));
+
+    assertThat(commands.execute(RespCommand.of("CLIENT", "SETNAME", ""), session)).isEqualTo(RespReply.OK);
+    assertThat(session.clientId()).isEqualTo("conn-10.1.2.3");
+    assertThat(commands.execute(RespCommand.of("CLIENT", "GETNAME"), session)).isEqualTo(RespReply.NULL_BULK);
+  }
+
+  @Test
+  void aConnectionNamedDefaultIsTheClientNamedDefault() {
+    final Session session = new Session(8, Tier.T3, "conn-10.1.2.3");
+    commands.execute(RespCommand.of("HELLO", "2", "SETNAME", "default"), session);
+    assertThat(session.clientId()).isEqualTo("default");
+    assertThat(commands.execute(RespCommand.of("CLIENT", "GETNAME"), session)).satisfies(r -> assertThat(text(r)).isEqualTo("default"));
+  }
+
+  private static String text(RespReply reply) {
+    return new String(((RespReply.Bulk) reply).bytes(), StandardCharsets.UTF_8);
+  }
+}
