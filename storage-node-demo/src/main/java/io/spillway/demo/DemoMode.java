@@ -46,7 +46,7 @@ import java.util.stream.Stream;
  */
 final class DemoMode {
   static final Set<String> OPTIONS = Set.of("duration", "rate", "ramp", "partitions", "config", "admin-port",
-      "storage-threads", "storage-cost-ms");
+      "storage-threads", "storage-cost-ms", "cpu-hog");
   static final Set<String> FLAGS = Set.of("engine-trace");
 
   /** Tier, share of the offered load, client name. */
@@ -85,6 +85,7 @@ final class DemoMode {
     if (rate < 100) {
       throw new IllegalArgumentException("rate must be >= 100 requests/s, was " + rate);
     }
+    final int hogThreads = CpuHog.threadsOption(o);
     final Path root = Files.createTempDirectory("spillway-demo-");
     final List<NodeConfig> configs = DemoCluster.threeNodes(NodeConfig.builder()
             .partitions(o.integer("partitions", 2))
@@ -100,9 +101,13 @@ final class DemoMode {
     final Thread cleanup = new Thread(() -> stop(engine, admin, cluster, root), "demo-shutdown");
     Runtime.getRuntime().addShutdownHook(cleanup);
     final ByteArrayOutputStream summary = new ByteArrayOutputStream();
+    final CpuHog hog = CpuHog.start(hogThreads);
     try {
       out.println("Spillway demo: starting a 3-node cluster (" + configs.get(0).partitions()
           + " partitions, Raft on loopback) in " + root);
+      if (hogThreads > 0) {
+        out.println("cpu hog: " + hogThreads + " threads spinning at normal priority for the whole run (--cpu-hog)");
+      }
       cluster.start();
       cluster.awaitLeaders(Duration.ofSeconds(60));
       engine.watch(cluster::reconfigure);
@@ -122,6 +127,7 @@ final class DemoMode {
       // Taken while the engines still run; printed once the cluster is down, so it stays the last thing printed.
       summary(report, cluster.nodes(), new PrintStream(summary, true, StandardCharsets.UTF_8));
     } finally {
+      hog.close();
       stop(engine, admin, cluster, root);
       try {
         Runtime.getRuntime().removeShutdownHook(cleanup);

@@ -29,10 +29,10 @@ import java.util.function.Supplier;
  * and {@code load} (the built-in RESP load generator). Run with {@code --help}.
  */
 public final class StorageNodeMain {
-  private static final Set<String> NODE_OPTIONS = Set.of("data-dir", "partitions", "bind", "admin-port",
+  static final Set<String> NODE_OPTIONS = Set.of("data-dir", "partitions", "bind", "admin-port",
       "max-connections", "max-bulk-bytes", "max-array-length", "idle-timeout-ms", "storage-threads", "storage-queue",
       "request-timeout-ms", "default-tier", "resp-port", "raft-port", "id", "peers", "config", "lag-target-entries",
-      "lag-target-ms", "storage-cost-ms");
+      "lag-target-ms", "storage-cost-ms", "cpu-hog");
   private static final Set<String> LOAD_OPTIONS = Set.of("targets", "connections", "rate", "duration", "read-ratio",
       "keys", "value-bytes", "tiers", "max-outstanding");
 
@@ -71,8 +71,10 @@ public final class StorageNodeMain {
                                 hot-reloaded (docs/configuration.md)
         --lag-target-entries N  follower commit-index lag at which a partition starts shedding writes (default 200)
         --lag-target-ms N       follower silence at which a partition starts shedding writes (default 2000)
+        --cpu-hog N             spin N threads at normal priority for the whole run, 0..64: a noisy co-tenant
+                                burning CPU, to reproduce a busy host (default 0)
 
-      Demo options (also --partitions, --config, --admin-port; the demo's storage defaults differ):
+      Demo options (also --partitions, --config, --admin-port, --cpu-hog; the demo's storage defaults differ):
         --storage-threads N     storage threads per node (default 2)
         --storage-cost-ms R,W,S fixed storage cost per read, write, scan (default 20,40,80; 0: the raw node)
         --engine-trace          print each node's engine state (limit, queue, READ p50/p90, shedding scopes)
@@ -173,6 +175,7 @@ public final class StorageNodeMain {
   }
 
   private static void runCluster(CliOptions o) throws Exception {
+    final int hogThreads = CpuHog.threadsOption(o);
     final int raftBase = o.integer("raft-port", 9871);
     final List<NodeConfig> configs = DemoCluster.threeNodes(nodeTemplate(o),
         Path.of(o.string("data-dir", "data/cluster")), o.string("bind", "127.0.0.1"),
@@ -183,7 +186,9 @@ public final class StorageNodeMain {
     final AdminHttpServer admin = admin(o, registry, cluster::nodes, () -> describe(configs, engine),
         () -> EngineConfigSource.yaml(cluster.engineConfig()));
     final CountDownLatch stopped = new CountDownLatch(1);
+    final CpuHog hog = CpuHog.start(hogThreads);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      hog.close();
       engine.close();
       if (admin != null) {
         admin.close();
@@ -207,6 +212,7 @@ public final class StorageNodeMain {
       throw new IllegalArgumentException("node mode needs --id and --peers (e.g. --id n1 --peers "
           + "n1=127.0.0.1:9871,n2=127.0.0.1:9872,n3=127.0.0.1:9873)");
     }
+    final int hogThreads = CpuHog.threadsOption(o);
     final String id = o.string("id", null);
     final List<PeerAddress> peers = PeerAddress.parseList(o.string("peers", ""));
     final NodeConfig config = nodeTemplate(o).nodeId(id).peers(peers)
@@ -217,7 +223,9 @@ public final class StorageNodeMain {
     final AdminHttpServer admin = admin(o, registry, () -> List.of(node), () -> describe(List.of(config), engine),
         () -> EngineConfigSource.yaml(node.admission().engine().config()));
     final CountDownLatch stopped = new CountDownLatch(1);
+    final CpuHog hog = CpuHog.start(hogThreads);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      hog.close();
       engine.close();
       if (admin != null) {
         admin.close();
