@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.spillway.admission.EngineConfig;
 import io.spillway.demo.lag.PartitionLag;
+import io.spillway.demo.raft.PartitionGroups;
 import io.spillway.demo.raft.PeerAddress;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -168,6 +169,37 @@ public final class DemoCluster implements AutoCloseable {
       }
       if (System.nanoTime() - deadline > 0) {
         throw new TimeoutException("not every partition had a leader within " + timeout.toMillis() + " ms");
+      }
+      LockSupport.parkNanos(20_000_000L);
+    }
+  }
+
+  /**
+   * Waits until every partition's ready leader is its preferred node ({@link PartitionGroups#preferredLeader}: node
+   * {@code p mod n}), i.e. until Ratis has moved each leadership where the group's priorities put it.
+   *
+   * @throws TimeoutException naming the partitions led elsewhere, if that has not happened within {@code timeout}
+   */
+  public void awaitPreferredLeaders(Duration timeout) throws TimeoutException {
+    final NodeConfig any = configs.values().iterator().next();
+    final PartitionGroups groups = new PartitionGroups(any.peers(), any.partitions());
+    final long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      final Map<Integer, String> misplaced = new LinkedHashMap<>();
+      for (int p = 0; p < groups.partitions(); p++) {
+        final StorageNode leader = leaderOf(p);
+        final String preferred = groups.preferredLeader(p).id();
+        if (leader == null || !leader.config().nodeId().equals(preferred)) {
+          misplaced.put(p, (leader == null ? "no leader" : leader.config().nodeId()) + " (preferred " + preferred
+              + ")");
+        }
+      }
+      if (misplaced.isEmpty()) {
+        return;
+      }
+      if (System.nanoTime() - deadline > 0) {
+        throw new TimeoutException("partitions not led by their preferred node within " + timeout.toMillis()
+            + " ms: " + misplaced);
       }
       LockSupport.parkNanos(20_000_000L);
     }

@@ -30,6 +30,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 
 /**
@@ -88,7 +89,7 @@ final class DemoMode {
     final int hogThreads = CpuHog.threadsOption(o);
     final Path root = Files.createTempDirectory("spillway-demo-");
     final List<NodeConfig> configs = DemoCluster.threeNodes(NodeConfig.builder()
-            .partitions(o.integer("partitions", 2))
+            .partitions(o.integer("partitions", NodeConfig.DEFAULT_PARTITIONS))
             .storage(o.integer("storage-threads", DEFAULT_STORAGE_THREADS), 1024)
             .storageCost(StorageCost.parse(o.string("storage-cost-ms", DEFAULT_STORAGE_COST_MS)))
             .requestTimeout(Duration.ofSeconds(5)),
@@ -110,6 +111,12 @@ final class DemoMode {
       }
       cluster.start();
       cluster.awaitLeaders(Duration.ofSeconds(60));
+      try {
+        cluster.awaitPreferredLeaders(Duration.ofSeconds(30));
+      } catch (TimeoutException e) { // the demo still runs, with some node leading more than its share
+        out.println("warning: " + e.getMessage());
+      }
+      out.println("leaders: " + leaders(cluster));
       engine.watch(cluster::reconfigure);
       startAdmin(admin, o.integer("admin-port", 9090), out);
       out.println("admission config: " + engine.describe().get("source"));
@@ -138,6 +145,17 @@ final class DemoMode {
     out.print(summary.toString(StandardCharsets.UTF_8));
     out.flush();
     return 0;
+  }
+
+  /** Each partition's current leader, e.g. {@code p0 n1, p1 n2, p2 n3}. */
+  private static String leaders(DemoCluster cluster) {
+    final StringBuilder b = new StringBuilder();
+    for (int p = 0; p < cluster.nodes().get(0).config().partitions(); p++) {
+      final StorageNode leader = cluster.leaderOf(p);
+      b.append(p == 0 ? "" : ", ").append('p').append(p).append(' ')
+          .append(leader == null ? "none" : leader.config().nodeId());
+    }
+    return b.toString();
   }
 
   /** The storage capacity the fixed cost gives the cluster, e.g. {@code ~285 ops/s (95/node at 95 % reads)}. */
@@ -205,8 +223,9 @@ final class DemoMode {
     out.println("  engine rejections: " + engineReasons + " (all nodes)");
     for (StorageNode n : nodes) {
       final EngineStats s = n.admission().engine().stats();
-      out.printf(Locale.ROOT, "  %s: limit %d, inflight %d, rejection ratio %.2f, cut %d of %d levels%n",
-          n.config().nodeId(), s.limit(), s.inflight(), s.rejectionRatio(), s.cut(), s.levels());
+      out.printf(Locale.ROOT, "  %s: leads %d of %d partitions, limit %d, inflight %d, rejection ratio %.2f, "
+          + "cut %d of %d levels%n", n.config().nodeId(), n.raft().leaderships(), n.config().partitions(), s.limit(),
+          s.inflight(), s.rejectionRatio(), s.cut(), s.levels());
     }
   }
 

@@ -19,6 +19,11 @@ import java.util.Map;
  * in-process cluster.
  */
 public final class NodeConfig {
+  /**
+   * Partitions when none are given: one per node of a 3-node cluster, so that each node leads one
+   * ({@link io.spillway.demo.raft.PartitionGroups#preferredLeader}) and none only proxies reads to the others.
+   */
+  public static final int DEFAULT_PARTITIONS = 3;
   private final String nodeId;
   private final List<PeerAddress> peers;
   private final int partitions;
@@ -186,7 +191,7 @@ public final class NodeConfig {
   public static final class Builder {
     private String nodeId = "n1";
     private List<PeerAddress> peers = List.of();
-    private int partitions = 2;
+    private int partitions = DEFAULT_PARTITIONS;
     private Path dataDir = Path.of("data");
     private String bindHost = "127.0.0.1";
     private int respPort = 6379;

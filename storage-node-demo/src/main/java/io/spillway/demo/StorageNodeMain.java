@@ -49,7 +49,8 @@ public final class StorageNodeMain {
       Node and cluster options:
         --data-dir DIR          data directory (cluster: DIR/n1..n3; default data/cluster or data/<id>);
                                 survives restarts: Raft logs and RocksDB are recovered from it
-        --partitions N          partitions (Raft groups of 3), 1..64; every node must agree (default 2)
+        --partitions N          partitions (Raft groups of 3), 1..64; every node must agree (default 3);
+                                partition p's preferred leader is node p mod n (the n nodes in --peers order)
         --bind HOST             address for every port (default 127.0.0.1)
         --resp-port P           RESP port (cluster: P, P+1, P+2 for n1..n3; default 6379)
         --raft-port P           cluster only: Raft gRPC ports P..P+2 (default 9871)
@@ -138,7 +139,7 @@ public final class StorageNodeMain {
 
   static NodeConfig.Builder nodeTemplate(CliOptions o) {
     return NodeConfig.builder()
-        .partitions(o.integer("partitions", 2))
+        .partitions(o.integer("partitions", NodeConfig.DEFAULT_PARTITIONS))
         .bindHost(o.string("bind", "127.0.0.1"))
         .maxConnections(o.integer("max-connections", 10_000))
         .limits(RespLimits.builder().maxBulkBytes(o.integer("max-bulk-bytes", 1 << 20))

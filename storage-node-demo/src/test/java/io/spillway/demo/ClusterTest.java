@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisDataException;
 
-/** A 3-node, 2-partition cluster in one JVM, driven by Jedis over loopback. */
+/** A 3-node, 3-partition cluster in one JVM, driven by Jedis over loopback. */
 @Timeout(120)
 class ClusterTest {
   private static final int MAX_CONNECTIONS = 24;
@@ -32,7 +32,7 @@ class ClusterTest {
 
   @BeforeAll
   static void startCluster() throws Exception {
-    cluster = TestClusters.start(TestClusters.threeNodes(TestClusters.template(2)
+    cluster = TestClusters.start(TestClusters.threeNodes(TestClusters.template(3)
         .limits(RespLimits.builder().maxBulkBytes(4096).maxArrayLength(64).maxCommandBytes(16384)
             .maxInlineBytes(1024).build())
         .maxConnections(MAX_CONNECTIONS)
@@ -44,6 +44,37 @@ class ClusterTest {
     if (cluster != null) {
       cluster.close();
     }
+  }
+
+  /**
+   * Leadership is balanced: partition p's group gives node p mod 3 the higher Ratis priority, and within a bounded
+   * wait each node leads exactly one of the 3 partitions, the one it is preferred for.
+   */
+  @Test
+  void eachNodeLeadsExactlyOneOfTheThreePartitions() {
+    final List<StorageNode> nodes = cluster.nodes();
+    for (int p = 0; p < 3; p++) {
+      final String preferred = "n" + (p % 3 + 1);
+      final org.apache.ratis.protocol.RaftGroup group = nodes.get(0).raft().division(p).orElseThrow().getGroup();
+      for (org.apache.ratis.protocol.RaftPeer peer : group.getPeers()) {
+        assertThat(peer.getPriority()).as("priority of %s in partition %d", peer.getId(), p)
+            .isEqualTo(peer.getId().toString().equals(preferred) ? 1 : 0);
+      }
+    }
+    TestClusters.await("each node to lead one partition, node p mod 3 leading partition p", TestClusters.STARTUP,
+        () -> nodes.stream().allMatch(n -> n.raft().leaderships() == 1)
+            && java.util.stream.IntStream.range(0, 3).allMatch(p -> {
+              final StorageNode leader = cluster.leaderOf(p);
+              return leader != null && leader.config().nodeId().equals("n" + (p % 3 + 1));
+            }));
+  }
+
+  @Test
+  void demoAndClusterDefaultToThreePartitions() {
+    final CliOptions none = new CliOptions(List.of(), StorageNodeMain.NODE_OPTIONS, java.util.Set.of("chaos"));
+    assertThat(DemoCluster.threeNodes(StorageNodeMain.nodeTemplate(none), dir.resolve("defaults"), "127.0.0.1",
+        new int[] {1, 2, 3}, 0).get(0).partitions()).isEqualTo(3);
+    assertThat(NodeConfig.DEFAULT_PARTITIONS).as("the demo's default").isEqualTo(3);
   }
 
   @Test

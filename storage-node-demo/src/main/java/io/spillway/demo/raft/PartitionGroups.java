@@ -10,13 +10,27 @@ import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
 
 /**
- * Which nodes replicate which partition. Each partition is a Raft group of three peers: with three nodes every node
- * holds every partition; with more, partition {@code p} lives on nodes {@code p, p+1, p+2 (mod n)}. Group ids are
- * derived from the partition number, so every node computes the same groups without coordination.
+ * Which nodes replicate which partition, and which of them should lead it. Each partition is a Raft group of three
+ * peers: with three nodes every node holds every partition; with more, partition {@code p} lives on nodes
+ * {@code p, p+1, p+2 (mod n)}. Group ids are derived from the partition number, so every node computes the same
+ * groups without coordination.
+ *
+ * <p>Leadership is spread the same way: partition {@code p}'s preferred leader is its first replica, node
+ * {@code p mod n}, which gets Ratis priority {@value #PREFERRED_LEADER_PRIORITY} in the group (the others 0). Ratis
+ * turns priorities into leadership: a leader hands over to an up-to-date follower of higher priority
+ * ({@code LeaderStateImpl.checkPeersForYieldingLeader}, a leadership transfer), and a voter whose log equals the
+ * candidate's refuses a candidate of lower priority than its own ({@code VoteContext.decideVote}). So whichever node
+ * wins the first election, leadership settles on the preferred node once it is up and caught up; while it is down
+ * another replica leads. With 3 nodes and 3 partitions each node leads one; no node is left to proxy every read to
+ * the others. Nodes given the same {@code --peers} order compute the same priorities. The priorities live in the
+ * group's configuration, written when the group is first created: partitions created before this rule keep equal
+ * priorities.
  */
 public final class PartitionGroups {
   /** Peers per Raft group. */
   public static final int REPLICAS = 3;
+  /** Ratis priority of a partition's preferred leader; the other replicas have 0. */
+  public static final int PREFERRED_LEADER_PRIORITY = 1;
 
   private final List<PeerAddress> nodes;
   private final int partitions;
@@ -61,10 +75,17 @@ public final class PartitionGroups {
     return replicas;
   }
 
-  /** The Raft group of a partition. */
+  /** The node that should lead a partition: its first replica, node {@code partition mod n}. */
+  public PeerAddress preferredLeader(int partition) {
+    return replicas(partition).get(0);
+  }
+
+  /** The Raft group of a partition, its preferred leader with the higher priority. */
   public RaftGroup group(int partition) {
+    final PeerAddress preferred = preferredLeader(partition);
     final List<RaftPeer> peers = replicas(partition).stream()
-        .map(n -> RaftPeer.newBuilder().setId(RaftPeerId.valueOf(n.id())).setAddress(n.address()).build())
+        .map(n -> RaftPeer.newBuilder().setId(RaftPeerId.valueOf(n.id())).setAddress(n.address())
+            .setPriority(n.equals(preferred) ? PREFERRED_LEADER_PRIORITY : 0).build())
         .toList();
     return RaftGroup.valueOf(groupId(partition), peers);
   }
