@@ -17,6 +17,17 @@ final class ConfigCheck {
     return value.toNanos();
   }
 
+  /** A duration >= 0 (0 has a documented meaning, e.g. "learned"). */
+  static long nonNegative(String field, Duration value) {
+    if (value == null) {
+      throw new IllegalArgumentException(field + " must be set, was null");
+    }
+    if (value.isNegative()) {
+      throw new IllegalArgumentException(field + " must be >= 0, was " + format(value.toNanos()));
+    }
+    return value.toNanos();
+  }
+
   static int atLeast(String field, int value, int min) {
     if (value < min) {
       throw new IllegalArgumentException(field + " must be >= " + min + ", was " + value);

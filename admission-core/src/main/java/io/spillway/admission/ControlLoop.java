@@ -1,6 +1,8 @@
 package io.spillway.admission;
 
 import io.spillway.admission.AdmissionCounters.Kind;
+import io.spillway.admission.control.BaselineProbe;
+import io.spillway.admission.control.LatencyBaseline;
 import io.spillway.admission.control.LatencySample;
 import io.spillway.admission.control.PriorityDistribution;
 import io.spillway.admission.control.VegasLimitTuner;
@@ -33,12 +35,40 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * (T1 shed at 6× while its demand was 0.72 × capacity); with this normalisation the same gains converge at any
  * overload.
  *
+ * <p>Saturation (DESIGN §3.2, "shed only for what shedding can fix"): a tick is saturated when some request found
+ * every permit taken — it was queued, or refused at the limit, or requests are still waiting — or every permit is
+ * in use as the tick runs. Neither a peak that touched the limit for a moment nor high latency is enough: a node whose permits are idle most of the time, with
+ * nothing waiting, is not overloaded. Symptom signals (latency, error rate: {@link Signal#requiresSaturation()})
+ * count only in a saturated tick, and so does Cinnamon's balance (with an empty queue it reads zero and would hold
+ * whatever ratio it had); the tuner lowers the limit only in a tuning period that saw one. In an unsaturated tick
+ * every scope's measurement is at most minus the fraction of idle permits (the inflight count sampled each tick,
+ * averaged over about three ticks): a node that is nearly idle decays its ratios at the PID's full rate (about 0.7 s
+ * from 1 to 0), one that is nearly full only gently, so a ratio that sheds a little too much on a small, bursty node
+ * eases off instead of collapsing. Backlog signals (queue delay, follower lag) are evidence by themselves. A node whose latency rose without load — a noisy neighbour, a slow disk, a read proxied
+ * to another node — keeps every permit it has and sheds nothing.
+ *
+ * <p>Latency targets are learned unless configured: each op type's {@link LatencyBaseline} keeps the lowest p90
+ * of the work served at low inflight (within {@code limit.min}, nothing waiting; or pinned there by a
+ * {@link BaselineProbe} when the node is never quiet on its own) over
+ * {@link #BASELINE_WINDOW_SECONDS}, and the op type's target is
+ * {@link #LEARNED_TARGET_MULTIPLE} × that baseline (half of a request's time may be spent queueing before the tuner
+ * calls it too much). The latency signal sheds at {@code shed-factor} × the target, as with a configured one.
+ *
  * <p>Tick period (default 100 ms): Cinnamon does not publish one. It is short against the CoDel interval and the
  * queue timeouts (100 ms) so the ratio moves within a few timeouts of an overload, and long enough that at the
  * node's rate each tick sees dozens of completions; the p90 pools ticks until 250 samples, so latency decisions are
  * not noisier for it. With Ki = 1.4/s a full unit of error moves the ratio by 0.14 per tick.
  */
 final class ControlLoop {
+
+  /** EWMA weight of each tick's inflight sample in the average that measures idle permits (about 3 ticks). */
+  static final double INFLIGHT_SMOOTHING = 0.3;
+  /** Seconds of unsaturated ticks a learned latency baseline spans. */
+  static final int BASELINE_WINDOW_SECONDS = 60;
+  /** Samples a low-load p90 of the baseline pools (Envoy's minRTT request_count is 50). */
+  static final int BASELINE_MIN_SAMPLES = 50;
+  /** A learned latency target is this multiple of the op type's no-load p90. */
+  static final double LEARNED_TARGET_MULTIPLE = 2.0;
 
   private final AdmissionPath path;
   private final Dispatcher dispatcher;
@@ -52,22 +82,23 @@ final class ControlLoop {
   final CopyOnWriteArrayList<Signal> customSignals = new CopyOnWriteArrayList<>();
   private volatile boolean signalsChanged = true;
   private final long[] queueTimeoutNanos = new long[OpType.count()];
+  private final LatencyBaseline[] baselines = new LatencyBaseline[OpType.count()];
+  private final BaselineProbe probe;
   private long lastTickNanos = Long.MIN_VALUE;
   private long lastErrors;
   private long lastAdmitted;
   private long lastQueued;
+  private long lastRefusedAtLimit;
   private long lastDispatched;
   private long lastShed;
   private double meanServiceNanos;
-  private int tuneTicks;
-  private int tunePeak;
-  private long tuneErrors;
-  private long tuneFinished;
-  private double tuneSeconds;
+  private final TuningPeriod period = new TuningPeriod();
+  private double inflightAverage;
   volatile double throughputPerSecond;
   volatile double errorRate;
   volatile double worstLatencyRatio = Double.NaN;
   volatile double cinnamonError;
+  volatile boolean saturated;
   volatile long successes;
   volatile long ticks;
 
@@ -77,16 +108,19 @@ final class ControlLoop {
     this.registry = registry;
     this.ticker = path.ticker;
     this.tuner = new VegasLimitTuner(config.initialLimit, config.minLimit, config.maxLimit);
+    this.probe = new BaselineProbe(System.identityHashCode(this));
     this.latency = new LatencySampling(config);
     for (OpType op : OpType.values()) {
       latencySignals[op.ordinal()] = new MeasuredSignal("latency.p90." + op.name().toLowerCase(),
-          SignalScope.of(config.latencySignalScope(op)), latencyShedTarget(config, op));
+          SignalScope.of(config.latencySignalScope(op)), Double.NaN, true);
+      baselines[op.ordinal()] = new LatencyBaseline(BASELINE_WINDOW_SECONDS, BASELINE_MIN_SAMPLES,
+          (int) Math.max(1, LatencySampling.WINDOW_NANOS / config.tickPeriodNanos));
       queueTimeoutNanos[op.ordinal()] = config.queueTimeoutNanos[op.ordinal()];
     }
     errorSignal = new MeasuredSignal("errors.rate", SignalScope.of(config.errorRateScope),
-        config.errorRateTarget);
+        config.errorRateTarget, true);
     queueDelaySignal = new MeasuredSignal("queue.delay.p90", SignalScope.of(config.queueDelayScope),
-        config.queueDelayTargetNanos);
+        config.queueDelayTargetNanos, false);
     double sum = 0;
     for (long initial : config.initialServiceTimeNanos) {
       sum += initial;
@@ -108,14 +142,41 @@ final class ControlLoop {
         : Math.max(1e-6, (now - lastTickNanos) * 1e-9);
     lastTickNanos = now;
 
+    int limitBefore = path.limiter.limit();
+    int peak = path.limiter.takePeak();
+    int waiting = dispatcher.waiting();
+    long queued = path.counters.total(Kind.QUEUED);
+    long refusedAtLimit = path.counters.rejected(Reason.INFLIGHT_LIMIT)
+        + path.counters.wouldReject(Reason.INFLIGHT_LIMIT);
+    long refusedAtLimitNow = refusedAtLimit - lastRefusedAtLimit;
+    lastRefusedAtLimit = refusedAtLimit;
+    boolean saturatedNow = waiting > 0 || queued != lastQueued || refusedAtLimitNow > 0
+        || path.limiter.inflight() >= limitBefore;
+    boolean wasPinned = probe.probing();
+    inflightAverage += INFLIGHT_SMOOTHING * (path.limiter.inflight() - inflightAverage);
+    double idle = Math.max(0.0, 1.0 - inflightAverage / Math.max(1, limitBefore));
+    boolean lowLoad = wasPinned ? probe.sampling(peak, c.minLimit) : !saturatedNow && peak <= c.minLimit;
+
     latency.sample(path.latency);
     long completions = latency.completions();
     double worst = Double.NaN;
+    boolean freshBaseline = false;
+    boolean baselineKnown = true;
     for (int i = 0; i < OpType.count(); i++) {
       double p90 = latency.lastSmoothedP90Nanos(i);
+      OpType op = OpType.ofOrdinal(i);
+      if (lowLoad) {
+        long before = baselines[i].values();
+        baselines[i].observe(latency.intervalNanos(op, 90), latency.intervalCount(op), now);
+        freshBaseline |= baselines[i].values() != before;
+      }
+      baselineKnown &= c.latencyTargetNanos[i] > 0 || latency.successes(op) == 0
+          || !Double.isNaN(baselines[i].nanos());
+      double target = latencyTargetNanos(c, i);
       latencySignals[i].set(p90);
-      if (!Double.isNaN(p90)) {
-        double ratio = p90 / c.latencyTargetNanos[i];
+      latencySignals[i].target(c.latencyShedFactor * target);
+      if (!Double.isNaN(p90) && target > 0) {
+        double ratio = p90 / target;
         worst = Double.isNaN(worst) ? ratio : Math.max(worst, ratio);
       }
     }
@@ -130,19 +191,37 @@ final class ControlLoop {
     if (completions > 0) {
       meanServiceNanos = latency.meanServiceNanos();
     }
-    int peak = path.limiter.takePeak();
-    int limit = tuneLimit(c, worst, newErrors, finished, peak, dt, now);
+    boolean pinned = probe.tick(saturatedNow, baselineKnown, freshBaseline, now);
+    int limit;
+    if (pinned) {
+      if (!wasPinned) {
+        for (LatencyBaseline b : baselines) {
+          b.restartPool(); // the probe's value must come from its own samples
+        }
+        path.limiter.setLimit(c.minLimit);
+        path.events.limitChanged(limitBefore, c.minLimit, now);
+      }
+      limit = tuner.limit();
+    } else {
+      if (wasPinned) {
+        path.limiter.setLimit(tuner.limit());
+        path.events.limitChanged(c.minLimit, tuner.limit(), now);
+        period.reset();
+      }
+      limit = tuneLimit(c, newErrors, finished, peak, saturatedNow, dt, now);
+    }
     registry.updateCaps(limit, path.serviceTimes.publishCharges(latency));
     adaptQueueTimeouts(c);
 
     LatencySample waits = path.queueWait.sample();
-    int waiting = dispatcher.waiting();
     queueDelaySignal.set(waits.count() > 0 ? waits.p90Nanos() : (waiting > 0 ? Double.NaN : 0.0));
 
     long admitted = path.levels.admittedTotal();
-    long queued = path.counters.total(Kind.QUEUED);
     long dispatched = path.counters.total(Kind.DISPATCHED);
-    long in = (admitted - lastAdmitted) + (queued - lastQueued);
+    // A synchronous caller refused at the limit wanted service as much as one that queued: it counts as in, never as
+    // out, so that callers who cannot queue still drive the ratio (they would otherwise see only INFLIGHT_LIMIT,
+    // whatever their tier).
+    long in = (admitted - lastAdmitted) + (queued - lastQueued) + refusedAtLimitNow;
     long out = (admitted - lastAdmitted) + (dispatched - lastDispatched);
     lastAdmitted = admitted;
     lastQueued = queued;
@@ -151,7 +230,7 @@ final class ControlLoop {
     // on purpose: the limit sits above the node's worker count (Vegas keeps a small queue inside the node), so a
     // time-averaged free count would call a fully busy node idle and push the ratio into oscillation; and the
     // instantaneous free count at the tick is mostly noise.
-    int unused = Math.max(0, path.limiter.limit() - peak);
+    int unused = Math.max(0, limitBefore - peak);
     double freeStarts = unused * (dt * 1e9 / Math.max(1.0, meanServiceNanos));
     long shed = path.counters.rejected(Reason.SHED_TIER);
     long arrived = in + (shed - lastShed);
@@ -168,11 +247,15 @@ final class ControlLoop {
     distribution.roll();
     double maxRatio = 0;
     for (ScopeRejector r : set.rejectors()) {
-      double m = r.readSignals();
-      if (r == set.all()) {
+      double m = r.readSignals(saturatedNow);
+      if (!saturatedNow) {
+        m = Double.isNaN(m) ? -idle : Math.max(m, -idle);
+      } else if (r == set.all()) {
         m = Double.isNaN(m) ? cinnamon : Math.max(m, cinnamon);
       }
-      r.update(m, distribution, s.firstSheddableLevel);
+      if (!pinned) { // a probe's queue is its own doing: the ratios hold meanwhile
+        r.update(m, distribution, s.firstSheddableLevel);
+      }
       maxRatio = Math.max(maxRatio, r.ratio());
     }
     set.refreshLowestCut();
@@ -182,37 +265,40 @@ final class ControlLoop {
     errorRate = errors01;
     worstLatencyRatio = worst;
     cinnamonError = cinnamon;
+    saturated = saturatedNow;
     ticks++;
     dispatcher.maintain();
     path.events.observeModes(dispatcher, now);
   }
 
   /**
-   * Runs the Vegas tuner once per limit-tuning period (several ticks), on the inputs aggregated over that period.
-   * The smoothed p90 lags the limit by several ticks (pooling, median of three, EWMA); stepping the limit every
-   * tick would overshoot by that lag and settle into a limit cycle, so the tuner acts only after the latency of its
-   * previous step has been measured.
+   * Runs the Vegas tuner once per {@link TuningPeriod}, on the latency measured since its previous step: the worst
+   * op type's p90 over its target, with the op type's measured no-load ratio (baseline / target) as the anchor.
    */
-  private int tuneLimit(EngineConfig c, double latencyRatio, long errors, long finished, int peak, double dt,
+  private int tuneLimit(EngineConfig c, long errors, long finished, int peak, boolean saturatedTick, double dt,
       long now) {
-    tunePeak = Math.max(tunePeak, peak);
-    tuneErrors += errors;
-    tuneFinished += finished;
-    tuneSeconds += dt;
+    period.add(latency, peak, saturatedTick, errors, finished, dt);
     int every = (int) Math.max(1, Math.round((double) c.limitTuningPeriodNanos / c.tickPeriodNanos));
-    if (++tuneTicks < every) {
+    if (!period.complete(every)) {
       return tuner.limit();
     }
-    double errorRate = tuneFinished > 0 ? (double) tuneErrors / tuneFinished : 0.0;
+    double worst = Double.NaN;
+    double noLoad = Double.NaN;
+    for (int i = 0; i < OpType.count(); i++) {
+      double target = latencyTargetNanos(c, i);
+      double ratio = period.p90Nanos(i) / target;
+      if (ratio > 0 && (Double.isNaN(worst) || ratio > worst)) {
+        worst = ratio;
+        noLoad = baselines[i].nanos() / target;
+      }
+    }
     int previous = tuner.limit();
-    int limit = tuner.update(latencyRatio, errorRate, tunePeak, tuneFinished / tuneSeconds);
+    tuner.measuredAnchor(noLoad);
+    int limit = tuner.update(worst, period.errorRate(), period.peak(), period.throughputPerSecond(),
+        period.binding());
     path.limiter.setLimit(limit);
     path.events.limitChanged(previous, limit, now);
-    tuneTicks = 0;
-    tunePeak = 0;
-    tuneErrors = 0;
-    tuneFinished = 0;
-    tuneSeconds = 0;
+    period.reset();
     return limit;
   }
 
@@ -240,12 +326,12 @@ final class ControlLoop {
   void reconfigure(EngineConfig previous, EngineConfig next, boolean levelsChanged) {
     int previousLimit = tuner.limit();
     tuner.bounds(next.minLimit, next.maxLimit);
-    path.limiter.setLimit(tuner.limit());
+    path.limiter.setLimit(probe.probing() ? next.minLimit : tuner.limit());
     path.events.limitChanged(previousLimit, tuner.limit(), ticker.read());
     latency.reconfigure(previous, next);
     for (OpType op : OpType.values()) {
       int i = op.ordinal();
-      latencySignals[i].target(latencyShedTarget(next, op));
+      latencySignals[i].target(next.latencyShedFactor * latencyTargetNanos(next, i));
       queueTimeoutNanos[i] = Math.min(Math.max(queueTimeoutNanos[i], 2 * next.queueTargetNanos[i]),
           next.queueTimeoutNanos[i]);
       dispatcher.reconfigure(op, Dispatcher.codelConfig(next, op, queueTimeoutNanos[i]));
@@ -309,8 +395,25 @@ final class ControlLoop {
         .action(Action.REVERSE).maxDt(Duration.ofNanos(4 * c.tickPeriodNanos)).build();
   }
 
-  private static double latencyShedTarget(EngineConfig c, OpType op) {
-    return c.latencyShedFactor * c.latencyTargetNanos[op.ordinal()];
+  /** The op type's latency target: the configured one, or the learned one (NaN before any unsaturated sample). */
+  private double latencyTargetNanos(EngineConfig c, int op) {
+    long configured = c.latencyTargetNanos[op];
+    return configured > 0 ? configured : LEARNED_TARGET_MULTIPLE * baselines[op].nanos();
+  }
+
+  /** Whether a baseline probe pins the limit now. */
+  boolean probing() {
+    return probe.probing();
+  }
+
+  /** Baseline probes started so far. */
+  long probes() {
+    return probe.probes();
+  }
+
+  /** The learned no-load p90 of an op type (NaN before the first unsaturated sample). */
+  double latencyBaselineNanos(OpType op) {
+    return baselines[op.ordinal()].nanos();
   }
 
 }

@@ -3,6 +3,7 @@ package io.spillway.admission;
 import static io.spillway.admission.ConfigCheck.atLeast;
 import static io.spillway.admission.ConfigCheck.between;
 import static io.spillway.admission.ConfigCheck.format;
+import static io.spillway.admission.ConfigCheck.nonNegative;
 import static io.spillway.admission.ConfigCheck.positive;
 
 import java.time.Duration;
@@ -74,7 +75,7 @@ public final class EngineConfig {
     dispatchWeight = new int[OPS];
     for (OpType op : OpType.values()) {
       int i = op.ordinal();
-      latencyTargetNanos[i] = positive("latencyTarget[" + op + "]", b.latencyTarget[i]);
+      latencyTargetNanos[i] = nonNegative("latencyTarget[" + op + "]", b.latencyTarget[i]);
       initialServiceTimeNanos[i] = positive("initialServiceTime[" + op + "]", b.initialServiceTime[i]);
       queueIntervalNanos[i] = positive("queueInterval[" + op + "]", b.queueInterval[i]);
       queueTargetNanos[i] = positive("queueTarget[" + op + "]", b.queueTarget[i]);
@@ -183,6 +184,7 @@ public final class EngineConfig {
     return maxLimit;
   }
 
+  /** The configured latency target of an op type; zero when it is learned. */
   public Duration latencyTarget(OpType op) {
     return Duration.ofNanos(latencyTargetNanos[op.ordinal()]);
   }
@@ -349,7 +351,7 @@ public final class EngineConfig {
     private int initialLimit = 32;
     private int minLimit = 4;
     private int maxLimit = 1024;
-    private final Duration[] latencyTarget = perOp(ms(10), ms(20), ms(100));
+    private final Duration[] latencyTarget = perOp(Duration.ZERO, Duration.ZERO, Duration.ZERO);
     private final Duration[] initialServiceTime = perOp(ms(1), ms(2), ms(10));
     private final Duration[] queueTarget = perOp(ms(5), ms(5), ms(20));
     private final Duration[] queueInterval = perOp(ms(100), ms(100), ms(500));
@@ -371,7 +373,7 @@ public final class EngineConfig {
     private int priorityWindow = 1000;
     private double errorRateTarget = 0.1;
     private Duration queueDelayTarget = ms(50);
-    private final OpSet[] latencySignalScope = {OpSet.READS, OpSet.WRITES, OpSet.SCANS};
+    private final OpSet[] latencySignalScope = {OpSet.ALL, OpSet.ALL, OpSet.ALL};
     private OpSet errorRateScope = OpSet.ALL;
     private OpSet queueDelayScope = OpSet.ALL;
     private final List<ClientClass> clientClasses = new ArrayList<>();
@@ -444,7 +446,10 @@ public final class EngineConfig {
       return this;
     }
 
-    /** Target p90 service latency the limit tuner steers to (default READ 10ms, WRITE 20ms, SCAN 100ms). */
+    /**
+     * Target p90 service latency the limit tuner steers to; 0 (the default) learns it: twice the op type's own
+     * no-load p90, measured while the node is not saturated. Set it only to pin an SLO the node must meet.
+     */
     public Builder latencyTarget(OpType op, Duration value) {
       latencyTarget[op.ordinal()] = value;
       return this;

@@ -221,6 +221,27 @@ public final class EngineStats {
     return loop.smoothedP90Nanos(op);
   }
 
+  /**
+   * The learned no-load p90 of an op type in nanoseconds: the lowest smoothed p90 of the ticks in which the node was
+   * not saturated, over the last minute of such ticks (NaN before the first).
+   */
+  public double latencyBaselineNanos(OpType op) {
+    return loop.latencyBaselineNanos(op);
+  }
+
+  /**
+   * Whether the limit is pinned to {@code limit.min} for a moment to measure the no-load latency of a node that is
+   * never at low load on its own (about once a minute while it stays busy; the ratios hold meanwhile).
+   */
+  public boolean probingBaseline() {
+    return loop.probing();
+  }
+
+  /** Whether the last tick saw the node saturated (inflight near the limit, or requests waiting for a permit). */
+  public boolean saturated() {
+    return loop.saturated;
+  }
+
   /** Running service-time estimate of an op type in nanoseconds. */
   public long serviceTimeNanos(OpType op) {
     return path.serviceTimes.estimateNanos(op);

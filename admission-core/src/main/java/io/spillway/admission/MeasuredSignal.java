@@ -7,12 +7,14 @@ package io.spillway.admission;
 final class MeasuredSignal implements Signal {
 
   private final String name;
+  private final boolean requiresSaturation;
   private volatile SignalScope scope;
   private volatile double target;
   private volatile double value = Double.NaN;
 
-  MeasuredSignal(String name, SignalScope scope, double target) {
+  MeasuredSignal(String name, SignalScope scope, double target, boolean requiresSaturation) {
     this.name = name;
+    this.requiresSaturation = requiresSaturation;
     this.scope = scope;
     this.target = target;
   }
@@ -35,6 +37,11 @@ final class MeasuredSignal implements Signal {
   @Override
   public double value() {
     return value;
+  }
+
+  @Override
+  public boolean requiresSaturation() {
+    return requiresSaturation;
   }
 
   void target(double newTarget) {

@@ -72,9 +72,11 @@ final class ScopeRejector {
 
   /**
    * Reads every signal once (control thread) and returns the largest normalised error {@code (value − target) /
-   * target}, NaN when none has data. A signal that throws is counted in {@link #signalFailures} and skipped.
+   * target}, NaN when none has data. A signal that {@linkplain Signal#requiresSaturation() requires saturation} counts
+   * only when {@code saturated}: otherwise it reads as no data, so a symptom on an idle node lets the ratio decay. A
+   * signal that throws is counted in {@link #signalFailures} and skipped.
    */
-  double readSignals() {
+  double readSignals(boolean saturated) {
     double max = Double.NaN;
     Signal[] current = signals;
     AtomicLongArray values = lastValues;
@@ -83,7 +85,7 @@ final class ScopeRejector {
       try {
         value = current[i].value();
         double target = current[i].target();
-        if (!Double.isNaN(value) && target > 0) {
+        if (!Double.isNaN(value) && target > 0 && (saturated || !current[i].requiresSaturation())) {
           double e = (value - target) / target;
           max = Double.isNaN(max) ? e : Math.max(max, e);
         }

@@ -25,6 +25,18 @@ public interface Signal {
   /** The current value; {@code NaN} when unknown. */
   double value();
 
+  /**
+   * Whether this signal may shed only while the node shows saturation (inflight near the limit or a standing queue):
+   * true for a <em>symptom</em> that can rise without load, such as latency (CPU stolen by a neighbour, a read
+   * proxied to another node) or an error rate (a failing dependency), which shedding cannot fix on an idle node.
+   * False (the default) for a signal that measures a backlog the admitted work itself builds, such as Raft follower
+   * lag or queue delay: its value is the evidence. A gated signal above target on an unsaturated node counts as
+   * "no overload", so its scope's ratio decays (DESIGN §3.2, "shed only for what shedding can fix").
+   */
+  default boolean requiresSaturation() {
+    return false;
+  }
+
   /** A signal from a value supplier with a fixed target. */
   static Signal of(String name, SignalScope scope, double target, java.util.function.DoubleSupplier value) {
     if (!(target > 0)) {

@@ -18,7 +18,7 @@ class EngineConfigTest {
         bad(b -> b.minLimit(0), "minLimit must be >= 1, was 0"),
         bad(b -> b.minLimit(8).maxLimit(4), "maxLimit must be >= 8 and <= 1048576, was 4"),
         bad(b -> b.initialLimit(2000), "initialLimit must be >= 4 and <= 1024, was 2000"),
-        bad(b -> b.latencyTarget(OpType.READ, Duration.ZERO), "latencyTarget[READ] must be > 0, was 0ms"),
+        bad(b -> b.latencyTarget(OpType.READ, Duration.ofMillis(-1)), "latencyTarget[READ] must be >= 0, was -1ms"),
         bad(b -> b.queueTarget(OpType.WRITE, Duration.ofMillis(100)),
             "queueTarget[WRITE] must be > 0 and < queueInterval[WRITE] (100ms), was 100ms"),
         bad(b -> b.queueTimeout(OpType.SCAN, Duration.ofMillis(20)),

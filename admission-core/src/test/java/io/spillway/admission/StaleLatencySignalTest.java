@@ -22,10 +22,15 @@ class StaleLatencySignalTest {
     AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder()
         .initialLimit(64).minLimit(64).maxLimit(64)
         .latencyTarget(OpType.READ, Duration.ofMillis(10))
+        .latencySignalScope(OpType.READ, OpSet.READS)
+        .clientClass("infrastructure", "health-.*", 1.0, 64, Tier.T0)
         .build(), clock);
     ClientHandle client = engine.clients().register("catalog-api");
 
-    // Overload: every tick, 300 reads of 100 ms, five times the READ scope's shed target (2 × 10 ms).
+    // Overload: every tick, 300 reads of 100 ms, five times the READ scope's shed target (2 × 10 ms), while the
+    // node is saturated (the 64 permits held across the tick by never-shed reads of another client).
+    ClientHandle holder = engine.clients().register("health-probe");
+    long[] held = new long[64];
     for (int tick = 0; tick < 10; tick++) {
       for (int i = 0; i < 300; i++) {
         long token = engine.tryAcquire(OpType.READ, Tier.T3, client, -1, clock.read());
@@ -33,8 +38,14 @@ class StaleLatencySignalTest {
           engine.release(token, Outcome.SUCCESS, 100 * MS);
         }
       }
+      for (int i = 0; i < held.length; i++) {
+        held[i] = engine.tryAcquire(OpType.READ, Tier.T0, holder, -1, clock.read());
+      }
       clock.advance(100 * MS);
       engine.tick();
+      for (long token : held) {
+        engine.release(token, Outcome.SUCCESS, 100 * MS);
+      }
     }
     assertThat(readScopeRatio(engine)).as("READ scope sheds").isGreaterThan(0.9);
 

@@ -9,7 +9,9 @@ import java.util.Locale;
 /**
  * The demo's once-a-second view of each node's engine, printed under the load generator's table so that a run
  * shows where the time goes: the engine's limit, inflight and queued requests, the p50/p90 of the READ work it
- * admitted in the current signal window (storage time, as the engine measures it), and every scope that is shedding
+ * admitted in the current signal window (storage time, as the engine measures it) and its learned no-load baseline,
+ * {@code SAT} when the last tick saw the node saturated (the only state in which latency may shed), and every scope
+ * that is shedding
  * with its rejection ratio and priority cut (as a tier: {@code cut t3} sheds t3 and below). Reading
  * {@link EngineStats} is cheap (counters and the latest control-loop snapshot); no request is touched.
  */
@@ -22,9 +24,13 @@ final class EngineTrace {
     for (StorageNode n : nodes) {
       final EngineStats s = n.admission().engine().stats();
       final StringBuilder b = new StringBuilder();
-      b.append(String.format(Locale.ROOT, "       %s limit %3d inflight %3d queued %3d read p50/p90 %6.1f/%6.1f ms",
+      b.append(String.format(Locale.ROOT,
+          "       %s limit %3d inflight %3d queued %3d read p50/p90 %6.1f/%6.1f ms (base %5.1f)"
+              + " write p90 %6.1f ms (base %5.1f)%s",
           n.config().nodeId(), s.limit(), s.inflight(), s.waiting(), s.intervalP50Nanos(OpType.READ) / 1e6,
-          s.intervalP90Nanos(OpType.READ) / 1e6));
+          s.intervalP90Nanos(OpType.READ) / 1e6, s.latencyBaselineNanos(OpType.READ) / 1e6,
+          s.p90Nanos(OpType.WRITE) / 1e6, s.latencyBaselineNanos(OpType.WRITE) / 1e6,
+          s.probingBaseline() ? " PROBE" : s.saturated() ? " SAT" : ""));
       final int levelsPerTier = Math.max(1, s.levels() / io.spillway.admission.Tier.values().length);
       for (EngineStats.ScopeView v : s.scopes()) {
         if (v.ratio() > 0 || v.cut() < s.levels()) {

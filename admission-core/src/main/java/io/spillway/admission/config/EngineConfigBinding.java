@@ -74,9 +74,10 @@ public final class EngineConfigBinding implements ConfigBinding<EngineConfig> {
   private void declareQueues() {
     for (OpType op : OpType.values()) {
       String at = "queues." + op.name().toLowerCase(Locale.ROOT) + ".";
-      duration(at + "latency-target", "latencyTarget[" + op + "]", "> 0",
+      duration(at + "latency-target", "latencyTarget[" + op + "]", ">= 0",
           "Target p90 service latency of this op type; the limit tuner lowers the limit while the smoothed p90 is "
-              + "above it.", (b, v) -> b.latencyTarget(op, v), c -> c.latencyTarget(op));
+              + "above it and the limit binds. 0 = learned: twice the op type's own no-load p90, measured while the "
+              + "node is not saturated.", (b, v) -> b.latencyTarget(op, v), c -> c.latencyTarget(op));
       duration(at + "initial-service-time", "initialServiceTime[" + op + "]", "> 0",
           "Service-time estimate (the cost of a request) until completions are measured.",
           (b, v) -> b.initialServiceTime(op, v), c -> c.initialServiceTime(op));
@@ -126,8 +127,8 @@ public final class EngineConfigBinding implements ConfigBinding<EngineConfig> {
         EngineConfig.Builder::queueDelayTarget, EngineConfig::queueDelayTarget);
     for (OpType op : OpType.values()) {
       scope("signals.latency." + op.name().toLowerCase(Locale.ROOT) + ".scope", "latencySignalScope[" + op + "]",
-          "Requests the p90 latency signal of this op type sheds while above its target (default: the op type's "
-              + "own).", (b, v) -> b.latencySignalScope(op, v), c -> c.latencySignalScope(op));
+          "Requests the p90 latency signal of this op type sheds while above its target and the node is "
+              + "saturated (default: all, so that one node sheds its tiers in one order).", (b, v) -> b.latencySignalScope(op, v), c -> c.latencySignalScope(op));
     }
     scope("signals.error-rate.scope", "errorRateScope", "Requests the error-rate signal sheds while above its target.",
         EngineConfig.Builder::errorRateScope, EngineConfig::errorRateScope);

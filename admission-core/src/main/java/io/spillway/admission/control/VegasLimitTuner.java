@@ -31,6 +31,12 @@ package io.spillway.admission.control;
  *       actually used ({@code inflight ≥ utilisationFraction × L}) and the guard does not see thrashing.</li>
  *   <li>Otherwise hold; {@code r = NaN} (no latency data this tick) applies only the error rule.</li>
  * </ol>
+ * Every decrease needs the limit to <b>bind</b> in the interval (inflight reached it, or requests queued for a
+ * permit): a limit that does not bind throttles nothing, and latency that rose while the node kept up with its load
+ * (CPU taken by a neighbour, a slower disk, a request proxied to another node) is not a queue the limit could drain.
+ * Lowering it then would only make it bind at the next burst, which is how a busy host used to turn into shedding on
+ * an idle node. CockroachDB's admission control applies the same rule the other way round: its slots grow only while
+ * every slot is in use. The anchor and the guard keep learning meanwhile.
  * The limit is {@code round(L)} clamped to [minLimit, maxLimit] (Cinnamon's floor: the CPU core count).
  *
  * <p>Single-threaded (the control thread); allocation-free after construction.
@@ -49,6 +55,7 @@ public final class VegasLimitTuner {
   private double estimate;
   private int limit;
   private double anchor = Double.NaN;
+  private double measuredAnchor = Double.NaN;
   private double lastQueue;
   private int previousInflight;
   private double previousThroughput;
@@ -97,6 +104,22 @@ public final class VegasLimitTuner {
    * @return the new limit
    */
   public int update(double latencyRatio, double errorRate, int inflight, double throughputPerSecond) {
+    return update(latencyRatio, errorRate, inflight, throughputPerSecond, true);
+  }
+
+  /**
+   * One control tick.
+   *
+   * @param latencyRatio smoothed p90 / target p90, the worst across op types; NaN = no data this tick
+   * @param errorRate share of failed requests in the interval, in [0, 1] (NaN counts as 0)
+   * @param inflight peak inflight seen in the interval
+   * @param throughputPerSecond completions per second in the interval
+   * @param limitBinding whether the limit bound in the interval (inflight reached it, or requests queued); without
+   *     it the limit may rise or hold but never fall
+   * @return the new limit
+   */
+  public int update(double latencyRatio, double errorRate, int inflight, double throughputPerSecond,
+      boolean limitBinding) {
     double errors = errorRate >= 0.0 ? Math.min(1.0, errorRate) : 0.0; // also maps NaN to 0
     double throughput = throughputPerSecond > 0.0 && Double.isFinite(throughputPerSecond) ? throughputPerSecond : 0;
     int used = Math.max(0, inflight);
@@ -114,7 +137,9 @@ public final class VegasLimitTuner {
     }
     boolean mayIncrease = false;
     if (latencyRatio > 0.0 && Double.isFinite(latencyRatio)) {
-      if (!(anchor <= latencyRatio) || scaling) {
+      if (measuredAnchor > 0.0) {
+        anchor = measuredAnchor; // a measured no-load latency: nothing to infer
+      } else if (!(anchor <= latencyRatio) || scaling) {
         anchor = latencyRatio; // first sample, a lower latency, or a rise that came with more work
       }
       double lg = Math.max(1.0, Math.log10(estimate));
@@ -134,7 +159,9 @@ public final class VegasLimitTuner {
       mayIncrease = !queueing && !thrashing && used >= tuning.utilisationFraction() * estimate;
     }
     if (factor < 1.0) {
-      estimate *= Math.max(1.0 - tuning.maxDecreaseFraction(), factor);
+      if (limitBinding) {
+        estimate *= Math.max(1.0 - tuning.maxDecreaseFraction(), factor);
+      }
     } else if (mayIncrease) {
       estimate += Math.max(1.0, Math.log10(estimate));
     }
@@ -197,7 +224,17 @@ public final class VegasLimitTuner {
     return limit;
   }
 
-  /** The learned no-load latency ratio (Vegas' rttNoLoad over the target); NaN before the first latency. */
+  /**
+   * Sets the no-load latency ratio from a measurement (a {@link LatencyBaseline} over the same target as the
+   * latency ratio), in place of the one the tuner infers from the lowest ratio it has seen and the covariance
+   * guard; NaN (or any non-positive value) goes back to inferring it. A measured baseline is the better anchor: the
+   * inferred one is the lowest latency the tuner happened to see, which under a sustained overload can be a queue.
+   */
+  public void measuredAnchor(double noLoadRatio) {
+    measuredAnchor = noLoadRatio;
+  }
+
+  /** The no-load latency ratio (Vegas' rttNoLoad over the target); NaN before the first latency. */
   public double anchor() {
     return anchor;
   }

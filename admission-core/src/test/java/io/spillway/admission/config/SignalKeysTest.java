@@ -30,18 +30,20 @@ class SignalKeysTest {
             scope: scans
           latency:
             read:
-              scope: all
+              scope: reads
         """, "spillway.yaml");
     assertThat(config.errorRateScope()).isEqualTo(OpSet.WRITES);
-    assertThat(config.latencySignalScope(OpType.WRITE)).as("default: its own op type").isEqualTo(OpSet.WRITES);
+    assertThat(config.latencySignalScope(OpType.WRITE)).as("default: the whole node").isEqualTo(OpSet.ALL);
     AdmissionEngine engine = AdmissionEngine.create(config, new VirtualClock(0));
     engine.tick();
     assertThat(signal(engine, "errors.rate").scope()).isEqualTo(SignalScope.of(OpSet.WRITES));
     assertThat(signal(engine, "errors.rate").target()).isEqualTo(0.02);
     assertThat(signal(engine, "queue.delay.p90").scope()).isEqualTo(SignalScope.of(OpSet.SCANS));
-    assertThat(signal(engine, "latency.p90.read").scope()).isEqualTo(SignalScope.all());
+    assertThat(signal(engine, "latency.p90.read").scope()).isEqualTo(SignalScope.of(OpSet.READS));
+    assertThat(signal(engine, "latency.p90.write").scope()).isEqualTo(SignalScope.all());
     assertThat(engine.stats().scopes()).extracting(EngineStats.ScopeView::scope)
-        .contains(SignalScope.all(), SignalScope.of(OpSet.WRITES), SignalScope.of(OpSet.SCANS));
+        .contains(SignalScope.all(), SignalScope.of(OpSet.READS), SignalScope.of(OpSet.WRITES),
+            SignalScope.of(OpSet.SCANS));
 
     engine.reconfigure(config.toBuilder().errorRateScope(OpSet.READS).build()); // a reload moves the signal
     assertThat(signal(engine, "errors.rate").scope()).isEqualTo(SignalScope.of(OpSet.READS));

@@ -33,7 +33,7 @@ class SpillwayConfigTest {
         .neverShedTiers(Tier.T0, Tier.T1).cohortsPerTier(64).cohortEpoch(Duration.ofSeconds(30))
         .priorityWindow(2000).errorRateTarget(0.05).queueDelayTarget(Duration.ofMillis(40))
         .errorRateScope(OpSet.WRITES).queueDelayScope(OpSet.READS)
-        .latencySignalScope(OpType.READ, OpSet.ALL).latencySignalScope(OpType.WRITE, OpSet.ALL)
+        .latencySignalScope(OpType.READ, OpSet.READS).latencySignalScope(OpType.WRITE, OpSet.WRITES)
         .latencySignalScope(OpType.SCAN, OpSet.READS)
         .clientClass("batch", "batch-.*", 0.25, 2, Tier.T4)
         .clientClass("web", "web-[0-9]+", 0.5, 4, Tier.T1)

@@ -138,6 +138,19 @@ class VegasLimitTunerTest {
   }
 
   @Test
+  void aLimitThatDoesNotBindNeverFalls() {
+    // Latency three times its anchor and errors above the threshold, but the limit never bound in the period
+    // (a slower node that still keeps up with its load): hold, whatever the latency and errors read.
+    VegasLimitTuner tuner = new VegasLimitTuner(100, 1, 1_000);
+    tuner.update(0.5, 0, 30, 1_000, false);
+    for (int i = 0; i < 20; i++) {
+      assertThat(tuner.update(1.5, 0.3, 80, 1_000, false)).isEqualTo(100);
+    }
+    assertThat(tuner.update(1.5, 0.3, 100, 1_000, true)).as("the same period with the limit binding")
+        .isLessThan(100);
+  }
+
+  @Test
   void errorRateAboveThresholdDecreases() {
     VegasLimitTuner tuner = new VegasLimitTuner(100, 1, 1_000);
     assertThat(tuner.update(Double.NaN, 0.25, 100, 1_000)).isEqualTo(80);

@@ -17,10 +17,12 @@ class DemoEngineConfigTest {
   void demoConfigIsLayeredOverTheEmbeddedDefault() throws Exception {
     EngineConfig demo = EngineConfigSource.demoDefaults();
     EngineConfig base = SpillwayConfig.loader().defaults();
-    assertThat(demo.latencyTarget(OpType.WRITE)).isEqualTo(Duration.ofMillis(250));
-    assertThat(demo.latencyTarget(OpType.READ)).isEqualTo(Duration.ofMillis(150));
-    assertThat(demo.minLimit()).isEqualTo(16);
-    // keys the demo file does not set come from the embedded default
+    // only the client classes differ: limits and latency targets are learned, as for any node
+    for (OpType op : OpType.values()) {
+      assertThat(demo.latencyTarget(op)).as("%s latency target: learned", op).isEqualTo(Duration.ZERO);
+    }
+    assertThat(demo.minLimit()).isEqualTo(base.minLimit());
+    assertThat(demo.clientClasses()).extracting(c -> c.name()).containsExactly("infrastructure", "critical");
     assertThat(demo.kp()).isEqualTo(base.kp());
     assertThat(demo.queueTimeout(OpType.READ)).isEqualTo(base.queueTimeout(OpType.READ));
     assertThat(SpillwayConfig.loader().toYaml(EngineConfigSource.loadDemo(null).initial()))

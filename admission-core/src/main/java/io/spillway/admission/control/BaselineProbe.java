@@ -1,0 +1,108 @@
+package io.spillway.admission.control;
+
+/**
+ * When to measure the node's no-load latency by pinning its inflight limit low for a moment, for a node that is
+ * never at low load on its own (a sustained overload offers no low-inflight tick to {@link LatencyBaseline}).
+ *
+ * <p>Source: Envoy's adaptive concurrency filter ({@code min_rtt_calc_params}: every {@code interval}, jittered, the
+ * concurrency is pinned to {@code min_concurrency} until {@code request_count} samples give the minRTT). Here a
+ * probe starts only when the node is saturated and its baseline is missing or older than the interval (a node that
+ * has low-load ticks keeps its baseline fresh without any probe); the interval starts at
+ * {@link #FIRST_INTERVAL_NANOS} and doubles up to {@link #INTERVAL_NANOS}, so that a baseline first measured on a
+ * cold JVM is soon measured again; pins the limit to the engine's {@code limit.min},
+ * waits until the work admitted above that limit has drained (its latency holds the old queue), then samples until
+ * the baseline has pooled a fresh value or the probe's time runs out. Meanwhile the rejector holds its ratios: the
+ * queue the pin builds is the probe's doing, not overload. The engine's priority queues serve the critical tiers
+ * first at the pinned concurrency, so a probe costs throughput (about {@code limit.min / limit} of it for well
+ * under a second a minute), not the critical tiers.
+ *
+ * <p>Single-threaded (the control thread); allocation-free.
+ */
+public final class BaselineProbe {
+
+  /** Mean time between probes of a node that stays busy, once its baseline has settled. */
+  public static final long INTERVAL_NANOS = 60_000_000_000L;
+  /** The first interval; it doubles with each probe up to {@link #INTERVAL_NANOS}, so a cold start converges fast. */
+  public static final long FIRST_INTERVAL_NANOS = 5_000_000_000L;
+  /** Jitter of the interval, as a fraction (Envoy's default 15 %): nodes started together do not probe together. */
+  public static final double JITTER = 0.15;
+  /** The longest a probe pins the limit, drain included. */
+  public static final long MAX_PROBE_NANOS = 2_000_000_000L;
+
+  private final long seed;
+  private boolean probing;
+  private boolean drained;
+  private long startedNanos;
+  private long lastBaselineNanos = Long.MIN_VALUE;
+  private long nextDueNanos = Long.MIN_VALUE;
+  private long probes;
+
+  /** @param seed varies the jitter from engine to engine */
+  public BaselineProbe(long seed) {
+    this.seed = seed;
+  }
+
+  /**
+   * One control tick, before the limit is applied. Returns whether the limit is pinned for this tick.
+   *
+   * @param saturated whether the tick saw the node saturated
+   * @param baselineKnown whether every op type with traffic has a baseline
+   * @param freshBaseline whether a baseline pooled a new value this tick (a low-load tick or a probe sample)
+   * @param nowNanos the tick's time
+   */
+  public boolean tick(boolean saturated, boolean baselineKnown, boolean freshBaseline, long nowNanos) {
+    if (freshBaseline) {
+      lastBaselineNanos = nowNanos;
+    }
+    if (probing) {
+      if (freshBaseline && drained || nowNanos - startedNanos >= MAX_PROBE_NANOS) {
+        probing = false;
+        nextDueNanos = nowNanos + jitteredInterval();
+      }
+      return probing;
+    }
+    boolean stale = !baselineKnown || nowNanos - lastBaselineNanos >= interval();
+    if (saturated && stale && nowNanos >= nextDueNanos) {
+      probing = true;
+      drained = false;
+      startedNanos = nowNanos;
+      probes++;
+    }
+    return probing;
+  }
+
+  /** Whether a probe is under way. */
+  public boolean probing() {
+    return probing;
+  }
+
+  /**
+   * Whether this probe tick's latencies measure the pinned concurrency: true once the peak inflight of a tick has
+   * stayed within the pinned limit (the work admitted before the pin has finished). Control thread.
+   */
+  public boolean sampling(int peakInflight, int pinnedLimit) {
+    if (probing && !drained && peakInflight <= pinnedLimit) {
+      drained = true;
+      return false; // this tick still held the tail of the old queue; sample from the next one
+    }
+    return probing && drained;
+  }
+
+  /** Probes started so far. */
+  public long probes() {
+    return probes;
+  }
+
+  private long interval() {
+    return probes >= 4 ? INTERVAL_NANOS : Math.min(INTERVAL_NANOS, FIRST_INTERVAL_NANOS << probes);
+  }
+
+  private long jitteredInterval() {
+    long x = seed + probes * 0x9E3779B97F4A7C15L;
+    x = (x ^ (x >>> 30)) * 0xBF58476D1CE4E5B9L;
+    x = (x ^ (x >>> 27)) * 0x94D049BB133111EBL;
+    x ^= x >>> 31;
+    double unit = (x >>> 11) * 0x1.0p-53; // [0, 1)
+    return (long) (interval() * (1.0 + JITTER * (2.0 * unit - 1.0)));
+  }
+}

@@ -1,0 +1,118 @@
+package io.spillway.admission.control;
+
+/**
+ * The learned no-load latency of one op type: the p90 of the work the node served at low inflight, at its lowest
+ * over a sliding window of {@code windowSeconds} (DESIGN §3.3: the target is learned, not configured).
+ *
+ * <p>Sources: Envoy's adaptive concurrency filter learns its baseline (minRTT) from the requests served while the
+ * concurrency is pinned low ({@code min_concurrency}, {@code request_count} samples), so the baseline is a no-load
+ * latency by construction; Netflix concurrency-limits' Gradient2 keeps a long average instead, which drifts up under
+ * sustained load (its issues #134 and #137): the baseline follows the overload it should detect. Here only ticks
+ * at low inflight contribute — the engine's natural quiet ticks (inflight within {@code limit.min}, nothing
+ * waiting) and the ticks of a {@link BaselineProbe} — and their interval p90s are pooled, weighted by their sample
+ * counts, to {@code minSamples} samples (or {@code maxPoolTicks} contributing ticks, whichever first). A loaded
+ * tick never leaks in, and a sustained overload adds no value at all: the last baseline holds.
+ *
+ * <p>The window is a ring of per-second minima of the pooled values; the baseline is their minimum. It falls at once
+ * with a lower value and rises only as the old low seconds leave the window, i.e. after {@code windowSeconds} of
+ * low-load values all reading higher (a slower disk, a busier host, bigger values: the node's new normal).
+ *
+ * <p>Single writer (the control thread); {@link #nanos()} may be read from any thread. Allocation-free after
+ * construction.
+ */
+public final class LatencyBaseline {
+
+  private static final long SECOND_NANOS = 1_000_000_000L;
+
+  private final int minSamples;
+  private final int maxPoolTicks;
+  private final long[] seconds;
+  private final double[] minima;
+  private double pooledWeightedSum;
+  private long pooledSamples;
+  private int pooledTicks;
+  private long values;
+  private volatile double baseline = Double.NaN;
+
+  /**
+   * @param windowSeconds seconds of low-load values the baseline spans, >= 1
+   * @param minSamples latency samples pooled into one value, >= 1
+   * @param maxPoolTicks contributing ticks after which a thinner pool counts all the same, >= 1
+   */
+  public LatencyBaseline(int windowSeconds, int minSamples, int maxPoolTicks) {
+    if (windowSeconds < 1) {
+      throw new IllegalArgumentException("windowSeconds must be >= 1, was " + windowSeconds);
+    }
+    if (minSamples < 1) {
+      throw new IllegalArgumentException("minSamples must be >= 1, was " + minSamples);
+    }
+    if (maxPoolTicks < 1) {
+      throw new IllegalArgumentException("maxPoolTicks must be >= 1, was " + maxPoolTicks);
+    }
+    this.minSamples = minSamples;
+    this.maxPoolTicks = maxPoolTicks;
+    seconds = new long[windowSeconds];
+    minima = new double[windowSeconds];
+    java.util.Arrays.fill(seconds, Long.MIN_VALUE);
+    java.util.Arrays.fill(minima, Double.NaN);
+  }
+
+  /**
+   * Offers one control tick's interval p90 of this op type and its sample count, taken at low inflight; ticks
+   * without samples are ignored.
+   */
+  public void observe(long intervalP90Nanos, long samples, long nowNanos) {
+    if (samples <= 0 || intervalP90Nanos <= 0) {
+      return;
+    }
+    pooledWeightedSum += (double) intervalP90Nanos * samples;
+    pooledSamples += samples;
+    pooledTicks++;
+    if (pooledSamples < minSamples && pooledTicks < maxPoolTicks) {
+      return;
+    }
+    double p90Nanos = pooledWeightedSum / pooledSamples;
+    restartPool();
+    values++;
+    long second = Math.floorDiv(nowNanos, SECOND_NANOS);
+    int slot = (int) Math.floorMod(second, (long) seconds.length);
+    if (seconds[slot] != second) {
+      seconds[slot] = second;
+      minima[slot] = p90Nanos;
+    } else {
+      minima[slot] = Math.min(minima[slot], p90Nanos);
+    }
+    double lowest = Double.NaN;
+    for (int i = 0; i < seconds.length; i++) {
+      if (seconds[i] > second - seconds.length && !Double.isNaN(minima[i])) {
+        lowest = Double.isNaN(lowest) ? minima[i] : Math.min(lowest, minima[i]);
+      }
+    }
+    baseline = lowest;
+  }
+
+  /** Drops a partly filled pool, so that the next value comes from the ticks offered from now on only. */
+  public void restartPool() {
+    pooledWeightedSum = 0.0;
+    pooledSamples = 0;
+    pooledTicks = 0;
+  }
+
+  /** How many pooled values the baseline has taken so far (it moved: a fresh measurement). */
+  public long values() {
+    return values;
+  }
+
+  /** The learned no-load p90 in nanoseconds; NaN before the first low-load value. */
+  public double nanos() {
+    return baseline;
+  }
+
+  /** Forgets everything learned. */
+  public void reset() {
+    restartPool();
+    java.util.Arrays.fill(seconds, Long.MIN_VALUE);
+    java.util.Arrays.fill(minima, Double.NaN);
+    baseline = Double.NaN;
+  }
+}
