@@ -108,6 +108,16 @@ public final class Sweep {
       assertThat(failed).as("%s, seed %d: %s", caseName, seed, describe()).isEmpty();
     }
 
+    /** The figures recorded, in order. */
+    public Map<String, Double> figures() {
+      return java.util.Collections.unmodifiableMap(figures);
+    }
+
+    /** The figures whose check failed. */
+    public List<String> failedFigures() {
+      return checks.stream().filter(c -> !c.met()).map(Check::figure).distinct().collect(Collectors.toList());
+    }
+
     /** Every figure of the run, in the order recorded. */
     public String describe() {
       return figures.entrySet().stream().map(e -> e.getKey() + " " + fmt(e.getValue()))
