@@ -6,8 +6,9 @@ import java.util.SplittableRandom;
 import java.util.function.LongConsumer;
 
 /**
- * A storage node of known capacity: K workers, a base service time per op type and optional noise (service =
- * base × (0.5 + 0.5 × Exp(1)), mean = base, p90 ≈ 1.65 × base). Work admitted beyond K waits in the node's own FIFO
+ * A storage node of known capacity: K workers, a base service time per op type and optional noise ({@link Noise}:
+ * none; shifted exponential, service = base × (0.5 + 0.5 × Exp(1)), mean = base, p90 ≈ 1.65 × base; or lognormal,
+ * mean = base). Work admitted beyond K waits in the node's own FIFO
  * for a worker, so an inflight limit above K shows up as higher latency, as on a real node. Completion reports the
  * time from start of execution (admission) to completion, which is what an embedder measures.
  *
@@ -15,10 +16,26 @@ import java.util.function.LongConsumer;
  */
 public final class SimulatedNode {
 
+  /** A service-time multiplier drawn per request, with mean 1 (so the mean service time is the base). */
+  @FunctionalInterface
+  public interface Noise {
+    /** No noise: every request takes the base time. */
+    Noise NONE = random -> 1.0;
+    /** 0.5 + 0.5 × Exp(1): mean 1, p90 ≈ 1.65. */
+    Noise SHIFTED_EXPONENTIAL = random -> 0.5 + 0.5 * -Math.log(1.0 - random.nextDouble());
+
+    /** Lognormal with the given sigma and mean 1: exp(sigma × Z − sigma² / 2); p90 ≈ 1.68 at sigma 0.5. */
+    static Noise lognormal(double sigma) {
+      return random -> Math.exp(sigma * random.nextGaussian() - sigma * sigma / 2);
+    }
+
+    double factor(SplittableRandom random);
+  }
+
   private final EventQueue events;
   private final int workers;
   private final long[] baseNanos;
-  private final boolean noisy;
+  private final Noise noise;
   private final SplittableRandom random;
   private final ArrayDeque<Runnable> backlog = new ArrayDeque<>();
   private double slowdown = 1.0;
@@ -26,10 +43,15 @@ public final class SimulatedNode {
 
   public SimulatedNode(EventQueue events, int workers, long readNanos, long writeNanos, long scanNanos,
       boolean noisy, long seed) {
+    this(events, workers, readNanos, writeNanos, scanNanos, noisy ? Noise.SHIFTED_EXPONENTIAL : Noise.NONE, seed);
+  }
+
+  public SimulatedNode(EventQueue events, int workers, long readNanos, long writeNanos, long scanNanos, Noise noise,
+      long seed) {
     this.events = events;
     this.workers = workers;
     this.baseNanos = new long[] {readNanos, writeNanos, scanNanos};
-    this.noisy = noisy;
+    this.noise = noise;
     this.random = new SplittableRandom(seed);
   }
 
@@ -68,12 +90,21 @@ public final class SimulatedNode {
     }
   }
 
+  /** The current slowdown factor. */
+  public double slowdown() {
+    return slowdown;
+  }
+
+  /** Workers busy now. */
+  public int busy() {
+    return busy;
+  }
+
   private long serviceNanos(OpType op) {
     double base = baseNanos[op.ordinal()] * slowdown;
-    if (!noisy) {
+    if (noise == Noise.NONE) {
       return (long) base;
     }
-    double exp = -Math.log(1.0 - random.nextDouble());
-    return Math.max(1L, (long) (base * (0.5 + 0.5 * exp)));
+    return Math.max(1L, (long) (base * noise.factor(random)));
   }
 }

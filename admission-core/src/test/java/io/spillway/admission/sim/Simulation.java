@@ -17,33 +17,48 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
+import java.util.function.LongToDoubleFunction;
+import org.HdrHistogram.Histogram;
 
 /**
  * Drives the real engine (fast path, queues, dispatch, ticks) against a {@link SimulatedNode} with open-loop
  * Poisson arrivals, all in virtual time: deterministic for a seed, seconds of wall time for tens of virtual seconds.
  * Asynchronous streams use {@link AdmissionEngine#submit} with a direct executor; synchronous ones use
  * {@link AdmissionEngine#tryAcquire}. Every request ends exactly once (checked), and results are tallied per tick
- * window, op type, tier and client.
+ * window, op type, tier and client (and per partition for streams that name one); service times (admission to
+ * completion) go into one histogram per op type and second of admission. A stream may carry a cost hint for the
+ * scorecard and a time-varying rate (a ramp, a step), drawn by thinning.
  */
 public final class Simulation {
 
   /** Categories of the per-window tallies besides the reasons. */
   public static final int OFFERED = Reason.count();
   public static final int SUCCEEDED = Reason.count() + 1;
-  private static final int CATEGORIES = Reason.count() + 2;
+  /** Successes that completed after their deadline (also counted in {@link #SUCCEEDED}). */
+  public static final int LATE = Reason.count() + 2;
+  private static final int CATEGORIES = Reason.count() + 3;
+  /** Rejections of requests that had waited in a queue: the work of queueing them was wasted. */
+  private static final Reason[] QUEUE_DROPS = {Reason.QUEUE_TIMEOUT, Reason.SLOUGHED, Reason.QUEUE_FULL};
   private static final Executor DIRECT = Runnable::run;
+  private static final long SECOND = 1_000_000_000L;
 
-  /** An open-loop Poisson stream of requests. */
+  /**
+   * An open-loop Poisson stream of requests over [from, to). With a rate profile the rate at time t is
+   * {@code ratePerSecond × profile(t)}, drawn by thinning a stream at {@code ratePerSecond × maxMultiple}.
+   */
   public static final class Stream {
     final double ratePerSecond;
     final OpType op;
     final Tier tier;
     final String client;
-    final int partition;
-    final long deadlineNanos;
-    final long fromNanos;
-    final long toNanos;
-    final boolean sync;
+    int partition = SignalScope.ANY_PARTITION;
+    long deadlineNanos;
+    long fromNanos;
+    long toNanos = Long.MAX_VALUE;
+    boolean sync;
+    long costHintNanos = Decisions.NO_COST_HINT;
+    LongToDoubleFunction profile;
+    double maxMultiple = 1.0;
 
     Stream(double ratePerSecond, OpType op, Tier tier, String client, int partition, long deadlineNanos,
         long fromNanos, long toNanos, boolean sync) {
@@ -56,6 +71,44 @@ public final class Simulation {
       this.fromNanos = fromNanos;
       this.toNanos = toNanos;
       this.sync = sync;
+    }
+
+    /** The stream's partition (default {@link SignalScope#ANY_PARTITION}). */
+    public Stream partition(int value) {
+      partition = value;
+      return this;
+    }
+
+    /** A deadline relative to arrival (default 0: none). */
+    public Stream deadline(long nanos) {
+      deadlineNanos = nanos;
+      return this;
+    }
+
+    /** The time span of the stream's arrivals, [from, to). */
+    public Stream between(long from, long to) {
+      fromNanos = from;
+      toNanos = to;
+      return this;
+    }
+
+    /** Synchronous callers: {@code tryAcquire}, which never queues (default: asynchronous {@code submit}). */
+    public Stream sync(boolean value) {
+      sync = value;
+      return this;
+    }
+
+    /** The cost hint each request passes to the scorecard (default {@link Decisions#NO_COST_HINT}). */
+    public Stream costHint(long nanos) {
+      costHintNanos = nanos;
+      return this;
+    }
+
+    /** A time-varying rate: {@code rate × profile(t)}, with {@code 0 <= profile(t) <= maxMultiple}. */
+    public Stream profile(LongToDoubleFunction multiple, double maxMultiple) {
+      profile = multiple;
+      this.maxMultiple = maxMultiple;
+      return this;
     }
   }
 
@@ -71,6 +124,8 @@ public final class Simulation {
   private final List<Integer> limits = new ArrayList<>();
   private final List<Double> ratios = new ArrayList<>();
   private long[][][][] windows = new long[0][][][];
+  private final Map<Integer, long[][][][]> partitionWindows = new HashMap<>();
+  private Histogram[][] serviceBySecond = new Histogram[0][];
   private long[] completedInWindow = new long[0];
   private long outstanding;
   private long endedTwice;
@@ -78,8 +133,15 @@ public final class Simulation {
 
   public Simulation(EngineConfig config, int workers, long readNanos, long writeNanos, long scanNanos,
       boolean noisy, long seed) {
+    this(config, workers, readNanos, writeNanos, scanNanos,
+        noisy ? SimulatedNode.Noise.SHIFTED_EXPONENTIAL : SimulatedNode.Noise.NONE, seed);
+  }
+
+  /** A simulation whose node draws service-time noise from {@code noise}. */
+  public Simulation(EngineConfig config, int workers, long readNanos, long writeNanos, long scanNanos,
+      SimulatedNode.Noise noise, long seed) {
     this.engine = AdmissionEngine.create(config, clock);
-    this.node = new SimulatedNode(events, workers, readNanos, writeNanos, scanNanos, noisy, seed);
+    this.node = new SimulatedNode(events, workers, readNanos, writeNanos, scanNanos, noise, seed);
     this.tickNanos = config.tickPeriod().toNanos();
     this.seeds = new SplittableRandom(seed * 31 + 7);
   }
@@ -112,6 +174,16 @@ public final class Simulation {
     return this;
   }
 
+  /**
+   * Adds an asynchronous stream with no deadline over [0, ∞) and returns it, to be shaped further (partition,
+   * deadline, time span, sync, cost hint, rate profile) before {@link #run}.
+   */
+  public Stream add(double rate, OpType op, Tier tier, String client) {
+    Stream s = new Stream(rate, op, tier, client, SignalScope.ANY_PARTITION, 0L, 0L, Long.MAX_VALUE, false);
+    streams.add(s);
+    return s;
+  }
+
   /** Called after every engine tick. */
   public Simulation onTick(Consumer<Simulation> hook) {
     tickHooks.add(hook);
@@ -123,6 +195,13 @@ public final class Simulation {
     int windowCount = (int) (endNanos / tickNanos) + 2;
     windows = new long[windowCount][OpType.count()][Tier.count()][CATEGORIES];
     completedInWindow = new long[windowCount];
+    serviceBySecond = new Histogram[(int) (endNanos / SECOND) + 2][OpType.count()];
+    for (Stream s : streams) {
+      if (s.partition != SignalScope.ANY_PARTITION) {
+        partitionWindows.computeIfAbsent(s.partition,
+            p -> new long[windowCount][OpType.count()][Tier.count()][CATEGORIES]);
+      }
+    }
     for (Stream s : streams) {
       ClientHandle handle = engine.clients().register(s.client);
       SplittableRandom random = seeds.split();
@@ -143,13 +222,21 @@ public final class Simulation {
   }
 
   private void scheduleNext(Stream s, ClientHandle handle, SplittableRandom random, long after) {
-    double gapSeconds = -Math.log(1.0 - random.nextDouble()) / s.ratePerSecond;
+    double peakRate = s.ratePerSecond * s.maxMultiple;
+    if (!(peakRate > 0)) {
+      return;
+    }
+    double gapSeconds = -Math.log(1.0 - random.nextDouble()) / peakRate;
     long at = after + (long) (gapSeconds * 1e9);
-    if (at >= s.toNanos) {
+    if (at >= s.toNanos || at < after) {
       return;
     }
     events.at(at, () -> {
-      arrive(s, handle);
+      // Thinning (Lewis and Shedler, 1979): keep an arrival of the peak-rate stream with probability
+      // profile(t) / maxMultiple, which leaves a Poisson stream of rate ratePerSecond × profile(t).
+      if (s.profile == null || random.nextDouble() * s.maxMultiple < s.profile.applyAsDouble(at)) {
+        arrive(s, handle);
+      }
       scheduleNext(s, handle, random, at);
     });
   }
@@ -162,7 +249,7 @@ public final class Simulation {
     long deadline = s.deadlineNanos > 0 ? now + s.deadlineNanos : Decisions.NO_DEADLINE;
     boolean[] ended = {false};
     if (s.sync) {
-      long d = engine.tryAcquire(s.op, s.tier, handle, s.partition, deadline, Decisions.NO_COST_HINT, now);
+      long d = engine.tryAcquire(s.op, s.tier, handle, s.partition, deadline, s.costHintNanos, now);
       if (Decisions.isAdmitted(d)) {
         run(s, window, d, deadline, ended);
       } else {
@@ -170,7 +257,7 @@ public final class Simulation {
       }
       return;
     }
-    engine.submit(s.op, s.tier, handle, s.partition, deadline, Decisions.NO_COST_HINT, DIRECT,
+    engine.submit(s.op, s.tier, handle, s.partition, deadline, s.costHintNanos, DIRECT,
         new AdmissionCallback() {
           @Override
           public void onAdmitted(long token) {
@@ -189,12 +276,15 @@ public final class Simulation {
 
   private void run(Stream s, int window, long token, long deadline, boolean[] ended) {
     count(window, s, Reason.ADMITTED.ordinal());
+    long admittedAt = clock.read();
     node.execute(s.op, service -> {
       engine.release(token, Outcome.SUCCESS, service);
       if (deadline != Decisions.NO_DEADLINE && clock.read() > deadline) {
         lateSuccesses++;
+        count(window, s, LATE);
       }
       completedInWindow[window(clock.read())]++;
+      serviceHistogram(admittedAt, s.op).recordValue(Math.max(1L, service));
       end(s, window, SUCCEEDED, ended);
     });
   }
@@ -211,6 +301,19 @@ public final class Simulation {
   private void count(int window, Stream s, int category) {
     windows[window][s.op.ordinal()][s.tier.ordinal()][category]++;
     perClient.computeIfAbsent(s.client, k -> new long[CATEGORIES])[category]++;
+    if (s.partition != SignalScope.ANY_PARTITION) {
+      partitionWindows.get(s.partition)[window][s.op.ordinal()][s.tier.ordinal()][category]++;
+    }
+  }
+
+  private Histogram serviceHistogram(long admittedAt, OpType op) {
+    Histogram[] bySecond = serviceBySecond[(int) Math.min(serviceBySecond.length - 1, admittedAt / SECOND)];
+    Histogram h = bySecond[op.ordinal()];
+    if (h == null) {
+      h = new Histogram(1_000L, 3_600_000_000_000L, 2);
+      bySecond[op.ordinal()] = h;
+    }
+    return h;
   }
 
   private int window(long t) {
@@ -241,6 +344,64 @@ public final class Simulation {
       }
     }
     return sum;
+  }
+
+  /** {@link #count(int, long, long, OpType, Tier, Tier)} for the streams of one partition. */
+  public long partitionCount(int partition, int category, long fromNanos, long toNanos, OpType op, Tier tierFrom,
+      Tier tierTo) {
+    long[][][][] byWindow = partitionWindows.get(partition);
+    if (byWindow == null) {
+      throw new IllegalArgumentException("no stream of partition " + partition);
+    }
+    long sum = 0;
+    for (int w = window(fromNanos); w < Math.min(byWindow.length, window(toNanos)); w++) {
+      for (OpType o : OpType.values()) {
+        if (op != null && op != o) {
+          continue;
+        }
+        for (int t = tierFrom.ordinal(); t <= tierTo.ordinal(); t++) {
+          sum += byWindow[w][o.ordinal()][t][category];
+        }
+      }
+    }
+    return sum;
+  }
+
+  /** Count of a category in one window, op and tier of one partition. */
+  public long partitionCount(int partition, int window, OpType op, Tier tier, int category) {
+    return partitionWindows.get(partition)[window][op.ordinal()][tier.ordinal()][category];
+  }
+
+  /**
+   * Requests that arrived in [from, to), waited in one of the engine's queues and were then dropped (queue
+   * timeout, CoDel slough, queue full): work queued for nothing, which shedding at the door avoids.
+   */
+  public long queueDrops(long fromNanos, long toNanos) {
+    long sum = 0;
+    for (Reason reason : QUEUE_DROPS) {
+      sum += count(reason.ordinal(), fromNanos, toNanos, null, Tier.T0, Tier.T5);
+    }
+    return sum;
+  }
+
+  /**
+   * A percentile (0..100) of the service time (admission to completion, what the embedder reports to the engine)
+   * of an op type's requests admitted in whole seconds [fromSecond, toSecond); NaN without samples.
+   */
+  public double servicePercentileNanos(OpType op, int fromSecond, int toSecond, double percentile) {
+    Histogram merged = new Histogram(1_000L, 3_600_000_000_000L, 2);
+    for (int sec = Math.max(0, fromSecond); sec < Math.min(serviceBySecond.length, toSecond); sec++) {
+      Histogram h = serviceBySecond[sec][op.ordinal()];
+      if (h != null) {
+        merged.add(h);
+      }
+    }
+    return merged.getTotalCount() == 0 ? Double.NaN : merged.getValueAtPercentile(percentile);
+  }
+
+  /** Successful completions in one tick window (by completion time). */
+  public long completedInWindow(int window) {
+    return completedInWindow[window];
   }
 
   /** Count of a category in one window, op and tier. */

@@ -2,6 +2,7 @@ package io.spillway.admission.sim;
 
 import io.spillway.admission.EngineConfig;
 import io.spillway.admission.OpType;
+import io.spillway.admission.SignalScope;
 import io.spillway.admission.Tier;
 import java.time.Duration;
 
@@ -51,11 +52,21 @@ public final class StandardNode {
    * clients named {@code prefix-T<k>-<i>}, each an async Poisson stream.
    */
   public static void load(Simulation sim, double multiple, int clientsPerTier, String prefix, long from, long to) {
+    load(sim, multiple, clientsPerTier, prefix, from, to, 0L, false);
+  }
+
+  /**
+   * {@link #load(Simulation, double, int, String, long, long)} with a deadline relative to arrival (0 = none) and
+   * synchronous callers ({@code sync}: {@code tryAcquire}, which never queues) or asynchronous ones.
+   */
+  public static void load(Simulation sim, double multiple, int clientsPerTier, String prefix, long from, long to,
+      long deadlineNanos, boolean sync) {
     for (Tier tier : Tier.values()) {
       for (OpType op : OpType.values()) {
         double rate = multiple * CAPACITY * TIER_SHARE[tier.ordinal()] * OP_SHARE[op.ordinal()] / clientsPerTier;
         for (int c = 0; c < clientsPerTier; c++) {
-          sim.stream(rate, op, tier, prefix + "-" + tier + "-" + c, from, to);
+          sim.stream(rate, op, tier, prefix + "-" + tier + "-" + c, SignalScope.ANY_PARTITION, deadlineNanos, from,
+              to, sync);
         }
       }
     }

@@ -1,0 +1,206 @@
+package io.spillway.admission.sim;
+
+import io.spillway.admission.EngineConfig;
+import io.spillway.admission.EngineStats;
+import io.spillway.admission.OpType;
+import io.spillway.admission.Tier;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.IntStream;
+
+/**
+ * One cell of the plant matrix: a {@link Plant} under one {@link Plant.Shape}, driven through the engine with its
+ * default configuration (only the READ service-time estimate set to the plant's S, and T0 clients listed as
+ * infrastructure as in {@link StandardNode}), plus the per-tick series and the figures judged on them.
+ *
+ * <p>Figures, per phase in which the limit should be steady (all but a ramp and a 5 s overload burst):
+ * <ul>
+ *   <li>settled limit: the mean over the phase's last 40 %; CV over the same ticks;</li>
+ *   <li>settle time: from the phase start to the last tick at which the limit was off its settled mean by more than
+ *       10 %, or the ratio (the largest over all scopes, averaged over 1 s) off its settled mean by more than
+ *       0.05;</li>
+ *   <li>overshoot: how far the limit went past the settled mean, in the direction it moved from the previous
+ *       phase's settled mean (or from the initial limit), as a share of the settled mean.</li>
+ * </ul>
+ * Per phase, from 2 s after its start: goodput as completions over {@code Σ min(arrivals, C / slowdown)} in 1 s
+ * buckets. Over the whole run: T0 + T1 success (their demand, 12 % of the load, is always below the capacity
+ * here). For {@link Plant.Shape#STUCK}: the seconds after the load drop until every ratio is 0 for good.
+ */
+final class PlantRun {
+
+  static final long TICK = 100_000_000L;
+  static final double[] TIER_SHARE = StandardNode.TIER_SHARE;
+  static final int CLIENTS_PER_TIER = 40;
+  private static final long TRANSIENT = 2 * Plant.SECOND;
+  private static final int RATIO_SMOOTHING_TICKS = 10;
+
+  final Plant plant;
+  final Plant.Shape shape;
+  final Simulation sim;
+  final long endNanos;
+  final List<Long> times = new ArrayList<>();
+  final List<Integer> limits = new ArrayList<>();
+  final List<Double> ratios = new ArrayList<>();
+  final List<Double> p90Millis = new ArrayList<>();
+
+  /** The engine configuration of a cell. */
+  enum Config {
+    /** {@code EngineConfig.builder()} defaults; only the READ service-time estimate is set to S. */
+    DEFAULTS,
+    /** The defaults with the READ latency target at 3 × S and limit bounds that bracket K: [1, max(1024, 4 K)]. */
+    FITTED
+  }
+
+  private PlantRun(Plant plant, Plant.Shape shape, Config fit, long seed) {
+    this.plant = plant;
+    this.shape = shape;
+    this.endNanos = shape.endNanos();
+    EngineConfig.Builder builder = EngineConfig.builder()
+        .clientClass("infrastructure", ".*-T0-\\d+", 2.0, 1, Tier.T0)
+        .initialServiceTime(OpType.READ, Duration.ofNanos(plant.serviceNanos()));
+    if (fit == Config.FITTED) {
+      builder.latencyTarget(OpType.READ, Duration.ofNanos(3 * plant.serviceNanos()))
+          .minLimit(1).maxLimit(Math.max(1024, 4 * plant.workers()));
+    }
+    EngineConfig config = builder.build();
+    long s = plant.serviceNanos();
+    this.sim = new Simulation(config, plant.workers(), s, s, s, SimulatedNode.Noise.lognormal(Plant.NOISE_SIGMA),
+        seed);
+  }
+
+  static PlantRun run(Plant plant, Plant.Shape shape, Config config, long seed) {
+    PlantRun run = new PlantRun(plant, shape, config, seed);
+    run.drive();
+    return run;
+  }
+
+  private void drive() {
+    double maxSlowdown = 1;
+    for (Plant.Phase phase : shape.phases) {
+      maxSlowdown = Math.max(maxSlowdown, phase.slowdown());
+      double factor = phase.slowdown();
+      sim.events().at(phase.startNanos(), () -> sim.node().slowdown(factor));
+    }
+    // Run on with the last load until the requests that arrived before the end have completed.
+    long tail = Math.max(2 * Plant.SECOND, (long) (10 * plant.serviceNanos() * maxSlowdown));
+    tail = (tail + TICK - 1) / TICK * TICK;
+    for (Tier tier : Tier.values()) {
+      double rate = plant.capacity() * TIER_SHARE[tier.ordinal()] / CLIENTS_PER_TIER;
+      for (int c = 0; c < CLIENTS_PER_TIER; c++) {
+        sim.add(rate, OpType.READ, tier, "c-" + tier + "-" + c).between(0, endNanos + tail)
+            .profile(shape::multipleAt, shape.peakMultiple());
+      }
+    }
+    sim.onTick(s -> {
+      EngineStats stats = s.engine().stats();
+      times.add(s.clock().read());
+      limits.add(stats.limit());
+      ratios.add(stats.scopes().stream().mapToDouble(EngineStats.ScopeView::ratio).max().orElse(0));
+      p90Millis.add(stats.intervalP90Nanos(OpType.READ) / 1e6);
+    });
+    sim.run(endNanos + tail);
+  }
+
+  /** Whether the limit should settle in this phase (not during a ramp, nor in the 5 s burst before STUCK). */
+  boolean steady(Plant.Phase phase) {
+    boolean ramp = phase.fromMultiple() != phase.toMultiple();
+    boolean burst = shape == Plant.Shape.STUCK && phase == shape.phases.get(0);
+    return !ramp && !burst;
+  }
+
+  /** Indices of the ticks in [from, to). */
+  private int[] ticks(long from, long to) {
+    return IntStream.range(0, times.size())
+        .filter(i -> times.get(i) >= from && times.get(i) < to).toArray();
+  }
+
+  private int[] settledTicks(Plant.Phase phase) {
+    long from = phase.endNanos() - (long) (0.4 * (phase.endNanos() - phase.startNanos()));
+    return ticks(from, phase.endNanos());
+  }
+
+  double settledLimit(Plant.Phase phase) {
+    return Arrays.stream(settledTicks(phase)).mapToDouble(limits::get).average().orElse(Double.NaN);
+  }
+
+  double limitCv(Plant.Phase phase) {
+    int[] settled = settledTicks(phase);
+    double mean = settledLimit(phase);
+    double variance = Arrays.stream(settled).mapToDouble(i -> limits.get(i) - mean).map(d -> d * d).sum()
+        / settled.length;
+    return Math.sqrt(variance) / mean;
+  }
+
+  double settleSeconds(Plant.Phase phase) {
+    double limit = settledLimit(phase);
+    double ratio = Arrays.stream(settledTicks(phase)).mapToDouble(this::smoothedRatio).average().orElse(0);
+    int[] all = ticks(phase.startNanos(), phase.endNanos());
+    long lastOff = phase.startNanos();
+    for (int i : all) {
+      if (Math.abs(limits.get(i) - limit) > 0.1 * limit || Math.abs(smoothedRatio(i) - ratio) > 0.05) {
+        lastOff = times.get(i);
+      }
+    }
+    return (lastOff - phase.startNanos()) * 1e-9;
+  }
+
+  /**
+   * The ratio averaged over the last second of ticks (at most back to tick 0): a steady ratio jitters by a few
+   * hundredths from tick to tick with the arrivals, which is not a swing.
+   */
+  private double smoothedRatio(int tick) {
+    int from = Math.max(0, tick - RATIO_SMOOTHING_TICKS + 1);
+    double sum = 0;
+    for (int i = from; i <= tick; i++) {
+      sum += ratios.get(i);
+    }
+    return sum / (tick - from + 1);
+  }
+
+  double overshoot(Plant.Phase phase) {
+    int index = shape.phases.indexOf(phase);
+    double before = index == 0 ? sim.engine().config().initialLimit() : settledLimit(shape.phases.get(index - 1));
+    double after = settledLimit(phase);
+    double worst = 0;
+    for (int i : ticks(phase.startNanos(), phase.endNanos())) {
+      double past = after >= before ? limits.get(i) - after : after - limits.get(i);
+      worst = Math.max(worst, past / after);
+    }
+    return worst;
+  }
+
+  /** Completions over Σ min(arrivals, C / slowdown) in 1 s buckets, from 2 s after the phase start. */
+  double goodput(Plant.Phase phase) {
+    double capacityPerSecond = plant.capacity() / phase.slowdown();
+    long completed = 0;
+    double served = 0;
+    for (long t = phase.startNanos() + TRANSIENT; t < phase.endNanos(); t += Plant.SECOND) {
+      long arrivals = sim.count(Simulation.OFFERED, t, t + Plant.SECOND, OpType.READ, Tier.T0, Tier.T5);
+      served += Math.min(arrivals, capacityPerSecond);
+      for (int w = (int) (t / TICK); w < (t + Plant.SECOND) / TICK; w++) {
+        completed += sim.completedInWindow(w);
+      }
+    }
+    return completed / served;
+  }
+
+  /** T0 + T1 successes over their arrivals before the end (the tail lets the last of them complete). */
+  double criticalSuccess() {
+    return (double) sim.count(Simulation.SUCCEEDED, 0, endNanos, OpType.READ, Tier.T0, Tier.T1)
+        / sim.count(Simulation.OFFERED, 0, endNanos, OpType.READ, Tier.T0, Tier.T1);
+  }
+
+  /** Seconds after the start of the last phase until every scope's ratio is 0 for the rest of the run. */
+  double secondsToZeroRatio() {
+    long from = shape.phases.get(shape.phases.size() - 1).startNanos();
+    long zeroFrom = from;
+    for (int i = 0; i < times.size(); i++) {
+      if (times.get(i) >= from && ratios.get(i) > 0) {
+        zeroFrom = times.get(i) + TICK;
+      }
+    }
+    return (zeroFrom - from) * 1e-9;
+  }
+}
