@@ -92,7 +92,7 @@ final class AdmissionPath {
       }
       wouldReject(s, Reason.SHED_TIER, t, op, client, nowNanos);
     }
-    if (!limiter.tryAcquire()) {
+    if (!limiter.tryAcquire(t <= s.lastReservedTier)) {
       if (s.dryRun) {
         wouldReject(s, Reason.INFLIGHT_LIMIT, t, op, client, nowNanos);
         limiter.forceAcquire();

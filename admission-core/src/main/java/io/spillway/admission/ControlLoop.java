@@ -61,6 +61,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 final class ControlLoop {
 
+  /** A baseline probe pins the limit to the tuned limit over this, at least limit.min. */
+  static final int PROBE_LIMIT_DIVISOR = 8;
+  /** The most ticks the ratios hold after a probe while the queue it built drains. */
+  static final int POST_PROBE_SETTLE_TICKS = 10;
+  /** The ALL scope admits at least this fraction of what the node completes at its limit (Little's law). */
+  static final double CEILING_ADMIT = 0.9;
+  /** EWMA weight of each tick's arrival rate in the ceiling's estimate (about 3 ticks). */
+  static final double CEILING_SMOOTHING = 0.3;
   /** EWMA weight of each tick's inflight sample in the average that measures idle permits (about 3 ticks). */
   static final double INFLIGHT_SMOOTHING = 0.3;
   /** Seconds of unsaturated ticks a learned latency baseline spans. */
@@ -92,8 +100,11 @@ final class ControlLoop {
   private long lastDispatched;
   private long lastShed;
   private double meanServiceNanos;
-  private final TuningPeriod period = new TuningPeriod();
+  private final TuningPeriod period;
   private double inflightAverage;
+  private int pinnedLimit;
+  private int settlingTicks;
+  private double arrivalRate = Double.NaN;
   volatile double throughputPerSecond;
   volatile double errorRate;
   volatile double worstLatencyRatio = Double.NaN;
@@ -109,12 +120,14 @@ final class ControlLoop {
     this.ticker = path.ticker;
     this.tuner = new VegasLimitTuner(config.initialLimit, config.minLimit, config.maxLimit);
     this.probe = new BaselineProbe(System.identityHashCode(this));
+    this.period = new TuningPeriod(path.latency);
     this.latency = new LatencySampling(config);
     for (OpType op : OpType.values()) {
       latencySignals[op.ordinal()] = new MeasuredSignal("latency.p90." + op.name().toLowerCase(),
           SignalScope.of(config.latencySignalScope(op)), Double.NaN, true);
       baselines[op.ordinal()] = new LatencyBaseline(BASELINE_WINDOW_SECONDS, BASELINE_MIN_SAMPLES,
-          (int) Math.max(1, LatencySampling.WINDOW_NANOS / config.tickPeriodNanos));
+          (int) Math.max(1, LatencySampling.WINDOW_NANOS / config.tickPeriodNanos),
+          path.latency[op.ordinal()].newPool());
       queueTimeoutNanos[op.ordinal()] = config.queueTimeoutNanos[op.ordinal()];
     }
     errorSignal = new MeasuredSignal("errors.rate", SignalScope.of(config.errorRateScope),
@@ -155,7 +168,7 @@ final class ControlLoop {
     boolean wasPinned = probe.probing();
     inflightAverage += INFLIGHT_SMOOTHING * (path.limiter.inflight() - inflightAverage);
     double idle = Math.max(0.0, 1.0 - inflightAverage / Math.max(1, limitBefore));
-    boolean lowLoad = wasPinned ? probe.sampling(peak, c.minLimit) : !saturatedNow && peak <= c.minLimit;
+    boolean lowLoad = wasPinned ? probe.sampling(peak, pinnedLimit) : !saturatedNow && peak <= c.minLimit;
 
     latency.sample(path.latency);
     long completions = latency.completions();
@@ -167,7 +180,10 @@ final class ControlLoop {
       OpType op = OpType.ofOrdinal(i);
       if (lowLoad) {
         long before = baselines[i].values();
-        baselines[i].observe(latency.intervalNanos(op, 90), latency.intervalCount(op), now);
+        baselines[i].observe(latency.lastSample(i), now);
+        if (probe.timeUp(now)) {
+          baselines[i].closePool(now);
+        }
         freshBaseline |= baselines[i].values() != before;
       }
       baselineKnown &= c.latencyTargetNanos[i] > 0 || latency.successes(op) == 0
@@ -191,21 +207,24 @@ final class ControlLoop {
     if (completions > 0) {
       meanServiceNanos = latency.meanServiceNanos();
     }
-    boolean pinned = probe.tick(saturatedNow, baselineKnown, freshBaseline, now);
+    boolean pinned = probe.tick(saturatedNow, baselineKnown, tuner.lastLatencyRatio() > 1.0, freshBaseline,
+        meanServiceNanos, now);
     int limit;
     if (pinned) {
       if (!wasPinned) {
         for (LatencyBaseline b : baselines) {
-          b.restartPool(); // the probe's value must come from its own samples
+          b.startMeasurement(); // the probe's value comes from its own samples and replaces the window
         }
-        path.limiter.setLimit(c.minLimit);
-        path.events.limitChanged(limitBefore, c.minLimit, now);
+        pinnedLimit = Math.max(c.minLimit, tuner.limit() / PROBE_LIMIT_DIVISOR);
+        path.limiter.setLimit(pinnedLimit);
+        path.events.limitChanged(limitBefore, pinnedLimit, now);
       }
       limit = tuner.limit();
     } else {
       if (wasPinned) {
+        settlingTicks = POST_PROBE_SETTLE_TICKS;
         path.limiter.setLimit(tuner.limit());
-        path.events.limitChanged(c.minLimit, tuner.limit(), now);
+        path.events.limitChanged(pinnedLimit, tuner.limit(), now);
         period.reset();
       }
       limit = tuneLimit(c, newErrors, finished, peak, saturatedNow, dt, now);
@@ -214,7 +233,17 @@ final class ControlLoop {
     adaptQueueTimeouts(c);
 
     LatencySample waits = path.queueWait.sample();
-    queueDelaySignal.set(waits.count() > 0 ? waits.p90Nanos() : (waiting > 0 ? Double.NaN : 0.0));
+    // After a probe, the queue it built drains for a few ticks: until it has, its waits and its balance are the
+    // probe's doing, and the ratios hold as during the probe.
+    if (!pinned && settlingTicks > 0) {
+      settlingTicks = waiting == 0 ? 0 : settlingTicks - 1;
+    }
+    boolean holding = pinned || settlingTicks > 0;
+    // The queue delay of a standing queue only: once the queue has emptied, the waits of the requests it just
+    // dispatched describe a backlog that is gone, and counting them (a lagging p90 at the top of the error) made the
+    // ratio overshoot into T1 right after an overload's first surge.
+    queueDelaySignal.set(holding ? Double.NaN
+        : waiting == 0 ? 0.0 : waits.count() > 0 ? waits.p90Nanos() : Double.NaN);
 
     long admitted = path.levels.admittedTotal();
     long dispatched = path.counters.total(Kind.DISPATCHED);
@@ -236,6 +265,7 @@ final class ControlLoop {
     long arrived = in + (shed - lastShed);
     lastShed = shed;
     double cinnamon = (in - out - freeStarts) / Math.max(1L, arrived);
+    double ceiling = littleCeiling(limitBefore, arrived / dt);
 
     if (signalsChanged) {
       signalsChanged = false;
@@ -253,9 +283,11 @@ final class ControlLoop {
       } else if (r == set.all()) {
         m = Double.isNaN(m) ? cinnamon : Math.max(m, cinnamon);
       }
-      if (!pinned) { // a probe's queue is its own doing: the ratios hold meanwhile
-        r.update(m, distribution, s.firstSheddableLevel);
-      }
+      // A probe's queue is its own doing: the ratios hold meanwhile (a neutral error keeps the PID's clock running).
+      // Little's bound is about the node's own saturation; an embedder's signal above target (a backlog elsewhere)
+      // is evidence the node's throughput cannot weigh.
+      boolean bounded = r == set.all() && !(r.externalError() > 0);
+      r.update(holding ? 0.0 : m, distribution, s.firstSheddableLevel, bounded ? ceiling : 1.0);
       maxRatio = Math.max(maxRatio, r.ratio());
     }
     set.refreshLowestCut();
@@ -302,6 +334,23 @@ final class ControlLoop {
     return limit;
   }
 
+  /**
+   * The most the ALL scope may shed, by Little's law: the node completes about {@code limit / W} requests per second
+   * at its limit (W the mean time a request holds its permit), so shedding more than {@code 1 − CEILING_ADMIT ×
+   * (limit / W) / arrivals} of the arrivals would leave permits idle. Without this bound a lagging signal (the
+   * waits of a queue that just drained, a p90 that still carries a surge) drove the ratio past the point the node
+   * needed, into tiers it could have served. 1 (no bound) until W and the arrival rate are known.
+   */
+  private double littleCeiling(int limit, double arrivalsPerSecond) {
+    arrivalRate = Double.isNaN(arrivalRate) ? arrivalsPerSecond
+        : arrivalRate + CEILING_SMOOTHING * (arrivalsPerSecond - arrivalRate);
+    if (!(meanServiceNanos > 0) || !(arrivalRate > 0)) {
+      return 1.0;
+    }
+    double completable = limit / (meanServiceNanos * 1e-9);
+    return Math.max(0.0, Math.min(1.0, 1.0 - CEILING_ADMIT * completable / arrivalRate));
+  }
+
   private void adaptQueueTimeouts(EngineConfig c) {
     if (c.queueTimeoutP90Multiple <= 0) {
       return;
@@ -326,7 +375,10 @@ final class ControlLoop {
   void reconfigure(EngineConfig previous, EngineConfig next, boolean levelsChanged) {
     int previousLimit = tuner.limit();
     tuner.bounds(next.minLimit, next.maxLimit);
-    path.limiter.setLimit(probe.probing() ? next.minLimit : tuner.limit());
+    if (probe.probing()) {
+      pinnedLimit = Math.max(next.minLimit, Math.min(pinnedLimit, next.maxLimit));
+    }
+    path.limiter.setLimit(probe.probing() ? pinnedLimit : tuner.limit());
     path.events.limitChanged(previousLimit, tuner.limit(), ticker.read());
     latency.reconfigure(previous, next);
     for (OpType op : OpType.values()) {

@@ -26,8 +26,14 @@ final class Dispatcher implements DeficitRoundRobin.Lanes<QueuedRequest> {
 
   /** What the dispatcher needs from the engine. */
   interface Sink {
-    /** Takes an inflight permit if one is free. */
-    boolean tryAcquirePermit();
+    /**
+     * Takes an inflight permit if one is free; the limit's reserve only when {@code critical} (a request of a tier
+     * up to {@link #lastReservedTier()} is waiting).
+     */
+    boolean tryAcquirePermit(boolean critical);
+
+    /** The least important tier that may take the limit's reserve. */
+    int lastReservedTier();
 
     /** Returns a permit taken by {@link #tryAcquirePermit()} and not used. */
     void returnPermit();
@@ -63,13 +69,16 @@ final class Dispatcher implements DeficitRoundRobin.Lanes<QueuedRequest> {
   private volatile boolean maintenanceRequested;
 
   @SuppressWarnings({"unchecked", "rawtypes"}) // generic array creation
+  private final int lastCriticalTier;
+
   Dispatcher(EngineConfig config, Ticker ticker, Sink sink) {
     this.sink = sink;
     this.queues = new MpscCodelQueue[OpType.count()][TIERS];
+    this.lastCriticalTier = Math.min(TIERS - 1, config.neverShedTierCount);
     for (OpType op : OpType.values()) {
       CodelConfig codel = codelConfig(config, op, config.queueTimeoutNanos[op.ordinal()]);
       for (int t = 0; t < TIERS; t++) {
-        queues[op.ordinal()][t] = new MpscCodelQueue<>(codel, ticker, this::onDrop);
+        queues[op.ordinal()][t] = new MpscCodelQueue<>(forTier(codel, t), ticker, this::onDrop);
       }
     }
     this.drr = new DeficitRoundRobin(config.dispatchWeight);
@@ -150,7 +159,7 @@ final class Dispatcher implements DeficitRoundRobin.Lanes<QueuedRequest> {
       }
     }
     while (waiting > 0) {
-      if (!sink.tryAcquirePermit()) {
+      if (!sink.tryAcquirePermit(criticalWaiting(sink.lastReservedTier()))) {
         return;
       }
       QueuedRequest next = drr.next(this);
@@ -161,6 +170,18 @@ final class Dispatcher implements DeficitRoundRobin.Lanes<QueuedRequest> {
       addWaiting(-1);
       sink.dispatch(next);
     }
+  }
+
+  /** Whether a request of a tier up to {@code lastTier} is queued, in any op type (drain owner only). */
+  private boolean criticalWaiting(int lastTier) {
+    for (MpscCodelQueue<QueuedRequest>[] byTier : queues) {
+      for (int t = 0; t <= lastTier; t++) {
+        if (!byTier[t].isEmpty()) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** Strict tier priority within one op type (drain owner only). */
@@ -198,9 +219,21 @@ final class Dispatcher implements DeficitRoundRobin.Lanes<QueuedRequest> {
 
   /** Applies a new queue configuration to every tier's queue of an op type (thread-safe per the queue). */
   void reconfigure(OpType op, CodelConfig config) {
-    for (MpscCodelQueue<QueuedRequest> queue : queues[op.ordinal()]) {
-      queue.reconfigure(config);
+    MpscCodelQueue<QueuedRequest>[] byTier = queues[op.ordinal()];
+    for (int t = 0; t < byTier.length; t++) {
+      byTier[t].reconfigure(forTier(config, t));
     }
+  }
+
+  /**
+   * The queue configuration of one tier. The critical tiers (the never-shed ones and the next, which the rejector
+   * sheds last) are not sloughed: they are dispatched first, so a wait in their queue is the wait for a permit, not
+   * a standing queue of their own, and CoDel's overload state, set by the whole op type's queueing, would otherwise
+   * drop them after twice a target sized for RPCs (10 ms) on a node whose requests take tens of milliseconds. Their
+   * hard sojourn cap (the queue timeout) still applies.
+   */
+  private CodelConfig forTier(CodelConfig config, int tier) {
+    return tier <= lastCriticalTier ? config.toBuilder().sloughFactor(CodelConfig.MAX_SLOUGH_FACTOR).build() : config;
   }
 
   void weights(int[] weights) {

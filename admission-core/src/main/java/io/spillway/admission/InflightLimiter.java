@@ -9,6 +9,13 @@ import java.lang.invoke.VarHandle;
  * concurrent acquire, release or limit change can never let an acquire succeed while inflight >= limit. This is the
  * race of Netflix concurrency-limits #233/#234, where limit and count were read separately.
  *
+ * <p>The last eighth of the limit (none below 8) is a reserve that only requests of the critical tiers may take
+ * ({@code reserved = true}): synchronous callers cannot queue, so without it a critical request arriving while less
+ * important work holds every permit is refused at the limit whatever the rejector does. The less important tiers
+ * see {@code limit − limit/8}; the tuner, which judges the limit by the inflight it reaches, raises the limit when
+ * the reserve sits unused and the node has room, so throughput is not lost to it. The reserve is computed from the
+ * same word as the limit: no other state, no other read.
+ *
  * <p>Lowering the limit below the current inflight count revokes nothing; further acquires fail until enough
  * releases bring inflight below the new limit. Release is not idempotent here: {@link PermitTable} guarantees
  * that each permit is released at most once.
@@ -16,6 +23,8 @@ import java.lang.invoke.VarHandle;
 final class InflightLimiter {
 
   private static final long INFLIGHT_MASK = 0xFFFF_FFFFL;
+  /** The critical tiers' reserve is limit >>> RESERVE_SHIFT: an eighth. */
+  static final int RESERVE_SHIFT = 3;
 
   private static final VarHandle STATE;
 
@@ -39,12 +48,21 @@ final class InflightLimiter {
     state = ((long) initialLimit) << 32;
   }
 
-  /** Takes a permit if inflight is below the limit; lock-free, allocation-free. */
+  /** Takes a permit if inflight is below the limit, reserve included; lock-free, allocation-free. */
   boolean tryAcquire() {
+    return tryAcquire(true);
+  }
+
+  /**
+   * Takes a permit if inflight is below the limit, less the critical tiers' reserve unless {@code reserved};
+   * lock-free, allocation-free.
+   */
+  boolean tryAcquire(boolean reserved) {
     for (;;) {
       long s = state;
       int inflight = (int) (s & INFLIGHT_MASK);
-      if (inflight >= (int) (s >>> 32)) {
+      int limit = (int) (s >>> 32);
+      if (inflight >= (reserved ? limit : limit - (limit >>> RESERVE_SHIFT))) {
         return false;
       }
       if (STATE.compareAndSet(this, s, s + 1)) {

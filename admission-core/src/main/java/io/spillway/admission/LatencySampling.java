@@ -37,6 +37,7 @@ final class LatencySampling {
   private PercentileSmoother[] smoothers;
   private final AtomicLongArray interval = new AtomicLongArray(OPS * STATS);
   private final AtomicLongArray successes = new AtomicLongArray(OPS);
+  private final LatencySample[] lastSamples = new LatencySample[OPS];
   private final double[] smoothedP90 = new double[OPS];
   private final int[] idleTicks = new int[OPS];
   private int windowTicks;
@@ -54,6 +55,7 @@ final class LatencySampling {
     weightedServiceNanos = 0;
     for (int i = 0; i < OPS; i++) {
       LatencySample s = recorders[i].sample();
+      lastSamples[i] = s;
       long n = s.count();
       completions += n;
       weightedServiceNanos += n * s.meanNanos();
@@ -72,6 +74,11 @@ final class LatencySampling {
       interval.lazySet(at + P99, s.p99Nanos());
       interval.lazySet(at + MAX, s.maxNanos());
     }
+  }
+
+  /** The last sampled interval of an op type (the recorder's reused instance: valid until the next sample). */
+  LatencySample lastSample(int op) {
+    return lastSamples[op];
   }
 
   /** Keeps the smoothers unless their parameters changed (control thread). */

@@ -16,8 +16,13 @@ final class QueueSink implements Dispatcher.Sink {
   }
 
   @Override
-  public boolean tryAcquirePermit() {
-    return path.limiter.tryAcquire();
+  public boolean tryAcquirePermit(boolean critical) {
+    return path.limiter.tryAcquire(critical); // the reserve is for critical requests, queued or not
+  }
+
+  @Override
+  public int lastReservedTier() {
+    return path.settings.lastReservedTier;
   }
 
   @Override

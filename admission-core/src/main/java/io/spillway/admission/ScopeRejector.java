@@ -39,6 +39,7 @@ final class ScopeRejector {
   private volatile int cut;
   private volatile double ratio;
   private volatile double measurement = Double.NaN;
+  private double externalError = Double.NaN;
   /** Signal reads of this scope that threw; written by the control thread. */
   volatile long signalFailures;
 
@@ -78,6 +79,7 @@ final class ScopeRejector {
    */
   double readSignals(boolean saturated) {
     double max = Double.NaN;
+    double external = Double.NaN;
     Signal[] current = signals;
     AtomicLongArray values = lastValues;
     for (int i = 0; i < current.length; i++) {
@@ -88,13 +90,25 @@ final class ScopeRejector {
         if (!Double.isNaN(value) && target > 0 && (saturated || !current[i].requiresSaturation())) {
           double e = (value - target) / target;
           max = Double.isNaN(max) ? e : Math.max(max, e);
+          if (!(current[i] instanceof MeasuredSignal)) {
+            external = Double.isNaN(external) ? e : Math.max(external, e);
+          }
         }
       } catch (RuntimeException e) {
         signalFailures++;
       }
       values.lazySet(i, Double.doubleToRawLongBits(value));
     }
+    externalError = external;
     return max;
+  }
+
+  /**
+   * The largest normalised error of the embedder's own signals at the last {@link #readSignals}, NaN if none had
+   * data: a backlog outside the node (a follower's lag) that the node's own throughput says nothing about.
+   */
+  double externalError() {
+    return externalError;
   }
 
   /** Whether a request belongs to this scope; allocation-free. */
@@ -114,10 +128,21 @@ final class ScopeRejector {
    * distribution. Control thread only.
    */
   void update(double normalisedError, PriorityDistribution distribution, int firstSheddableLevel) {
+    update(normalisedError, distribution, firstSheddableLevel, 1.0);
+  }
+
+  /**
+   * {@link #update(double, PriorityDistribution, int)} with a ceiling on the ratio: at or above it a positive error
+   * counts as none (the integral holds, no windup), and the cut never sheds more than the ceiling.
+   */
+  void update(double normalisedError, PriorityDistribution distribution, int firstSheddableLevel, double ceiling) {
     double m = Double.isNaN(normalisedError) ? MIN_ERROR
         : Math.max(MIN_ERROR, Math.min(MAX_ERROR, normalisedError));
+    if (m > 0 && ratio >= ceiling) {
+      m = 0.0;
+    }
     measurement = m;
-    double r = pid.update(0.0, m);
+    double r = Math.min(pid.update(0.0, m), Math.max(0.0, ceiling));
     ratio = r;
     cut = distribution.cut(r, firstSheddableLevel);
   }

@@ -16,6 +16,8 @@ final class Settings {
   final int cohortsPerTier;
   final PriorityDistribution distribution;
   final int firstSheddableLevel;
+  /** The least important tier that may take the limiter's reserve: the never-shed tiers and the next one. */
+  final int lastReservedTier;
   final boolean dryRun;
   final RetryAfter retryAfter;
 
@@ -29,6 +31,7 @@ final class Settings {
     this.distribution = sameLevels ? previous.distribution
         : new PriorityDistribution(config.levels(), config.priorityWindow);
     this.firstSheddableLevel = config.firstSheddableLevel();
+    this.lastReservedTier = Math.min(Tier.count() - 1, config.neverShedTierCount);
     this.dryRun = config.dryRun;
     this.retryAfter = new RetryAfter(config.retryAfterMinNanos, config.retryAfterMaxNanos, config.retryAfterJitter);
   }

@@ -1,8 +1,11 @@
 package io.spillway.admission;
 
+import io.spillway.admission.control.LatencyRecorder;
+import org.HdrHistogram.Histogram;
+
 /**
- * What the limit tuner sees of one tuning period: the p90 of each op type's completions in the period (the
- * sample-weighted mean of the ticks' interval p90s), the peak inflight, whether the limit bound, errors,
+ * What the limit tuner sees of one tuning period: the p90 of each op type's completions in the period (pooled into
+ * one histogram per op type, so the percentile is exact however few completions a tick has), the peak inflight, whether the limit bound, errors,
  * completions and elapsed time. Nothing from before the period's start counts, so each step of the tuner is judged
  * on the latency that the previous step produced (Vegas' "one adjustment per round trip"): a smoothed p90 that
  * still carries seconds of older samples would keep pushing the limit the same way long after it got there, which at
@@ -18,8 +21,7 @@ final class TuningPeriod {
   /** The longest a period stretches while it waits for samples, in tuning periods. */
   static final int MAX_STRETCH = 4;
 
-  private final double[] p90WeightedSum = new double[OpType.count()];
-  private final long[] samples = new long[OpType.count()];
+  private final Histogram[] pools = new Histogram[OpType.count()];
   private int ticks;
   private int peak;
   private boolean binding;
@@ -27,15 +29,18 @@ final class TuningPeriod {
   private long finished;
   private double seconds;
 
+  /** @param recorders the op types' latency recorders, whose range the pools take */
+  TuningPeriod(LatencyRecorder[] recorders) {
+    for (int i = 0; i < pools.length; i++) {
+      pools[i] = recorders[i].newPool();
+    }
+  }
+
   /** Adds one control tick. */
   void add(LatencySampling latency, int peakInflight, boolean limitBinding, long newErrors, long newFinished,
       double dtSeconds) {
-    for (OpType op : OpType.values()) {
-      long n = latency.intervalCount(op);
-      if (n > 0) {
-        p90WeightedSum[op.ordinal()] += (double) latency.intervalNanos(op, 90) * n;
-        samples[op.ordinal()] += n;
-      }
+    for (int i = 0; i < pools.length; i++) {
+      latency.lastSample(i).addTo(pools[i]);
     }
     ticks++;
     peak = Math.max(peak, peakInflight);
@@ -48,15 +53,15 @@ final class TuningPeriod {
   /** Whether the period is long enough to step the tuner: {@code minTicks} ticks and enough samples. */
   boolean complete(int minTicks) {
     long total = 0;
-    for (long n : samples) {
-      total += n;
+    for (Histogram pool : pools) {
+      total += pool.getTotalCount();
     }
     return ticks >= minTicks && (total >= MIN_SAMPLES || ticks >= MAX_STRETCH * minTicks);
   }
 
   /** The period's p90 of an op type in nanoseconds; NaN without completions. */
   double p90Nanos(int op) {
-    return samples[op] > 0 ? p90WeightedSum[op] / samples[op] : Double.NaN;
+    return pools[op].getTotalCount() > 0 ? pools[op].getValueAtPercentile(90.0) : Double.NaN;
   }
 
   int peak() {
@@ -76,8 +81,9 @@ final class TuningPeriod {
   }
 
   void reset() {
-    java.util.Arrays.fill(p90WeightedSum, 0.0);
-    java.util.Arrays.fill(samples, 0L);
+    for (Histogram pool : pools) {
+      pool.reset();
+    }
     ticks = 0;
     peak = 0;
     binding = false;

@@ -7,13 +7,17 @@ package io.spillway.admission.control;
  * <p>Source: Envoy's adaptive concurrency filter ({@code min_rtt_calc_params}: every {@code interval}, jittered, the
  * concurrency is pinned to {@code min_concurrency} until {@code request_count} samples give the minRTT). Here a
  * probe starts only when the node is saturated and its baseline is missing or older than the interval (a node that
- * has low-load ticks keeps its baseline fresh without any probe); the interval starts at
+ * has low-load ticks keeps its baseline fresh without any probe), and lasts at most
+ * {@link #MAX_PROBE_SERVICE_TIMES} mean service times (within [1 s, 10 s]), long enough for its samples not to be
+ * only the fast requests that happened to finish first; the interval starts at
  * {@link #FIRST_INTERVAL_NANOS} and doubles up to {@link #INTERVAL_NANOS}, so that a baseline first measured on a
- * cold JVM is soon measured again; pins the limit to the engine's {@code limit.min},
+ * cold JVM is soon measured again; pins the limit to an eighth of the tuned limit, at least the engine's {@code limit.min} (a node of hundreds of
+ * workers gets its samples in a fraction of a second, and the lowest value over the window comes from the probes
+ * that ran below the worker count),
  * waits until the work admitted above that limit has drained (its latency holds the old queue), then samples until
  * the baseline has pooled a fresh value or the probe's time runs out. Meanwhile the rejector holds its ratios: the
  * queue the pin builds is the probe's doing, not overload. The engine's priority queues serve the critical tiers
- * first at the pinned concurrency, so a probe costs throughput (about {@code limit.min / limit} of it for well
+ * first at the pinned concurrency, so a probe costs throughput (up to seven eighths of it for well
  * under a second a minute), not the critical tiers.
  *
  * <p>Single-threaded (the control thread); allocation-free.
@@ -26,13 +30,17 @@ public final class BaselineProbe {
   public static final long FIRST_INTERVAL_NANOS = 5_000_000_000L;
   /** Jitter of the interval, as a fraction (Envoy's default 15 %): nodes started together do not probe together. */
   public static final double JITTER = 0.15;
-  /** The longest a probe pins the limit, drain included. */
-  public static final long MAX_PROBE_NANOS = 2_000_000_000L;
+  /** The longest a probe pins the limit, drain included, in mean service times: enough for its samples. */
+  public static final int MAX_PROBE_SERVICE_TIMES = 25;
+  /** The shortest and longest probe, whatever the service time. */
+  public static final long MIN_PROBE_NANOS = 1_000_000_000L;
+  public static final long MAX_PROBE_NANOS = 10_000_000_000L;
 
   private final long seed;
   private boolean probing;
   private boolean drained;
   private long startedNanos;
+  private long probeNanos;
   private long lastBaselineNanos = Long.MIN_VALUE;
   private long nextDueNanos = Long.MIN_VALUE;
   private long probes;
@@ -47,28 +55,41 @@ public final class BaselineProbe {
    *
    * @param saturated whether the tick saw the node saturated
    * @param baselineKnown whether every op type with traffic has a baseline
+   * @param latencyAboveTarget whether the tuner's last period read latency above its learned target: before the
+   *     limit is cut for it, a baseline older than the first interval is measured again (the node may just have
+   *     got slower: a new normal, not a queue)
    * @param freshBaseline whether a baseline pooled a new value this tick (a low-load tick or a probe sample)
+   * @param meanServiceNanos the node's mean service time, which sizes a probe that starts now
    * @param nowNanos the tick's time
    */
-  public boolean tick(boolean saturated, boolean baselineKnown, boolean freshBaseline, long nowNanos) {
+  public boolean tick(boolean saturated, boolean baselineKnown, boolean latencyAboveTarget, boolean freshBaseline,
+      double meanServiceNanos, long nowNanos) {
     if (freshBaseline) {
       lastBaselineNanos = nowNanos;
     }
     if (probing) {
-      if (freshBaseline && drained || nowNanos - startedNanos >= MAX_PROBE_NANOS) {
+      if (freshBaseline && drained || timeUp(nowNanos)) {
         probing = false;
         nextDueNanos = nowNanos + jitteredInterval();
       }
       return probing;
     }
-    boolean stale = !baselineKnown || nowNanos - lastBaselineNanos >= interval();
+    long age = nowNanos - lastBaselineNanos;
+    boolean stale = !baselineKnown || age >= interval() || latencyAboveTarget && age >= FIRST_INTERVAL_NANOS;
     if (saturated && stale && nowNanos >= nextDueNanos) {
       probing = true;
       drained = false;
       startedNanos = nowNanos;
+      probeNanos = (long) Math.max(MIN_PROBE_NANOS,
+          Math.min(MAX_PROBE_NANOS, MAX_PROBE_SERVICE_TIMES * meanServiceNanos));
       probes++;
     }
     return probing;
+  }
+
+  /** Whether the probe under way has used up its time: its last tick, whose samples close the pool however thin. */
+  public boolean timeUp(long nowNanos) {
+    return probing && nowNanos - startedNanos >= probeNanos;
   }
 
   /** Whether a probe is under way. */

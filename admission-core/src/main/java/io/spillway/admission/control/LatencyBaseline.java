@@ -1,5 +1,7 @@
 package io.spillway.admission.control;
 
+import org.HdrHistogram.Histogram;
+
 /**
  * The learned no-load latency of one op type: the p90 of the work the node served at low inflight, at its lowest
  * over a sliding window of {@code windowSeconds} (DESIGN §3.3: the target is learned, not configured).
@@ -9,8 +11,10 @@ package io.spillway.admission.control;
  * latency by construction; Netflix concurrency-limits' Gradient2 keeps a long average instead, which drifts up under
  * sustained load (its issues #134 and #137): the baseline follows the overload it should detect. Here only ticks
  * at low inflight contribute — the engine's natural quiet ticks (inflight within {@code limit.min}, nothing
- * waiting) and the ticks of a {@link BaselineProbe} — and their interval p90s are pooled, weighted by their sample
- * counts, to {@code minSamples} samples (or {@code maxPoolTicks} contributing ticks, whichever first). A loaded
+ * waiting) and the ticks of a {@link BaselineProbe} — and their latencies are pooled into one histogram until it
+ * holds {@code minSamples} samples (or {@code maxPoolTicks} contributing ticks, whichever first), whose p90 is the
+ * value: exact over the pool, not an average of per-tick percentiles, which on a slow node (a couple of
+ * completions per tick) would read far below the p90 of the same requests pooled. A loaded
  * tick never leaks in, and a sustained overload adds no value at all: the last baseline holds.
  *
  * <p>The window is a ring of per-second minima of the pooled values; the baseline is their minimum. It falls at once
@@ -28,9 +32,9 @@ public final class LatencyBaseline {
   private final int maxPoolTicks;
   private final long[] seconds;
   private final double[] minima;
-  private double pooledWeightedSum;
-  private long pooledSamples;
+  private final Histogram pool;
   private int pooledTicks;
+  private boolean measuring;
   private long values;
   private volatile double baseline = Double.NaN;
 
@@ -38,8 +42,9 @@ public final class LatencyBaseline {
    * @param windowSeconds seconds of low-load values the baseline spans, >= 1
    * @param minSamples latency samples pooled into one value, >= 1
    * @param maxPoolTicks contributing ticks after which a thinner pool counts all the same, >= 1
+   * @param pool an empty histogram of the recorder's range ({@link LatencyRecorder#newPool()})
    */
-  public LatencyBaseline(int windowSeconds, int minSamples, int maxPoolTicks) {
+  public LatencyBaseline(int windowSeconds, int minSamples, int maxPoolTicks, Histogram pool) {
     if (windowSeconds < 1) {
       throw new IllegalArgumentException("windowSeconds must be >= 1, was " + windowSeconds);
     }
@@ -51,27 +56,38 @@ public final class LatencyBaseline {
     }
     this.minSamples = minSamples;
     this.maxPoolTicks = maxPoolTicks;
+    this.pool = pool;
     seconds = new long[windowSeconds];
     minima = new double[windowSeconds];
     java.util.Arrays.fill(seconds, Long.MIN_VALUE);
     java.util.Arrays.fill(minima, Double.NaN);
   }
 
-  /**
-   * Offers one control tick's interval p90 of this op type and its sample count, taken at low inflight; ticks
-   * without samples are ignored.
-   */
-  public void observe(long intervalP90Nanos, long samples, long nowNanos) {
-    if (samples <= 0 || intervalP90Nanos <= 0) {
+  /** Offers one control tick's latencies of this op type, taken at low inflight; empty ticks are ignored. */
+  public void observe(LatencySample tick, long nowNanos) {
+    if (tick.count() <= 0) {
       return;
     }
-    pooledWeightedSum += (double) intervalP90Nanos * samples;
-    pooledSamples += samples;
+    tick.addTo(pool);
     pooledTicks++;
-    if (pooledSamples < minSamples && pooledTicks < maxPoolTicks) {
+    if (pool.getTotalCount() >= minSamples || pooledTicks >= maxPoolTicks) {
+      closePool(nowNanos);
+    }
+  }
+
+  /**
+   * Takes what the pool holds as a value now, however thin (a probe that ran out of time on a slow node); does
+   * nothing when the pool is empty.
+   */
+  public void closePool(long nowNanos) {
+    if (pool.getTotalCount() == 0) {
       return;
     }
-    double p90Nanos = pooledWeightedSum / pooledSamples;
+    double p90Nanos = pool.getValueAtPercentile(90.0);
+    if (measuring) {
+      java.util.Arrays.fill(seconds, Long.MIN_VALUE); // a measurement at pinned concurrency replaces the window
+      measuring = false;
+    }
     restartPool();
     values++;
     long second = Math.floorDiv(nowNanos, SECOND_NANOS);
@@ -91,10 +107,20 @@ public final class LatencyBaseline {
     baseline = lowest;
   }
 
+  /**
+   * Starts a measurement at pinned low concurrency (a {@link BaselineProbe}): the pool restarts, and the value it
+   * closes with replaces the whole window instead of joining its minimum. A probe measures the no-load latency by
+   * construction, so a node that got slower (a slower disk, a busier host) takes its new baseline at once rather
+   * than a window later, while the values of quiet ticks, which may just be lucky, keep only lowering it.
+   */
+  public void startMeasurement() {
+    restartPool();
+    measuring = true;
+  }
+
   /** Drops a partly filled pool, so that the next value comes from the ticks offered from now on only. */
   public void restartPool() {
-    pooledWeightedSum = 0.0;
-    pooledSamples = 0;
+    pool.reset();
     pooledTicks = 0;
   }
 

@@ -46,7 +46,7 @@ public final class LatencyRecorder {
   private final int stripeShift;
   private final long[] previous;
   private final Histogram interval;
-  private final LatencySample sample = new LatencySample();
+  private final LatencySample sample;
 
   /**
    * Creates a recorder.
@@ -60,6 +60,7 @@ public final class LatencyRecorder {
     }
     this.highestTrackableNanos = highestTrackableNanos;
     this.interval = new Histogram(1, highestTrackableNanos, SIGNIFICANT_DIGITS);
+    this.sample = new LatencySample(interval);
     int buckets = index(highestTrackableNanos) + 1;
     int wanted = Math.min(MAX_STRIPES, 2 * Runtime.getRuntime().availableProcessors());
     int count = Integer.highestOneBit(Math.max(1, wanted - 1)) << 1;
@@ -110,6 +111,11 @@ public final class LatencyRecorder {
           h.getMean());
     }
     return sample;
+  }
+
+  /** A histogram of this recorder's range and precision, to pool samples into ({@link LatencySample#addTo}). */
+  public Histogram newPool() {
+    return new Histogram(1, highestTrackableNanos, SIGNIFICANT_DIGITS);
   }
 
   /** The largest value tracked; larger recordings are clamped to it. */

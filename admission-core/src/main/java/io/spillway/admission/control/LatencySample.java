@@ -1,5 +1,7 @@
 package io.spillway.admission.control;
 
+import org.HdrHistogram.Histogram;
+
 /**
  * Latency statistics of one sampling interval, in nanoseconds. All values are 0 when {@link #count()} is 0.
  *
@@ -14,8 +16,22 @@ public final class LatencySample {
   private long p99Nanos;
   private long maxNanos;
   private double meanNanos;
+  private final Histogram histogram;
 
-  LatencySample() {}
+  LatencySample(Histogram histogram) {
+    this.histogram = histogram;
+  }
+
+  /**
+   * Adds the interval's values to {@code pool} (a histogram from {@link LatencyRecorder#newPool()} of a recorder of
+   * the same range), so that a percentile over several intervals is exact rather than an average of percentiles.
+   * Allocation-free.
+   */
+  public void addTo(Histogram pool) {
+    if (count > 0) {
+      pool.add(histogram);
+    }
+  }
 
   void fill(long count, long p50, long p90, long p99, long max, double mean) {
     this.count = count;

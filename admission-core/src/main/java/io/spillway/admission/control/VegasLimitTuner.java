@@ -28,7 +28,8 @@ package io.spillway.admission.control;
  *       {@code −guardCorrelation} (more inflight, less throughput) while {@code q > alpha·lg} —
  *       {@code 1 − thrashDecreaseFraction}.</li>
  *   <li><b>Increase</b> {@code L += lg} only when nothing asks for a decrease, {@code q < alpha·lg}, the limit is
- *       actually used ({@code inflight ≥ utilisationFraction × L}) and the guard does not see thrashing.</li>
+ *       actually used ({@code inflight ≥ utilisationFraction × L}) and the guard does not see thrashing.; with a measured anchor ({@link #measuredAnchor}) the step is {@code max(lg, L/2 × (1 − q/(alpha·lg)))}, a slow
+ *       start that halves as the node's queue fills</li>
  *   <li>Otherwise hold; {@code r = NaN} (no latency data this tick) applies only the error rule.</li>
  * </ol>
  * Every decrease needs the limit to <b>bind</b> in the interval (inflight reached it, or requests queued for a
@@ -43,6 +44,8 @@ package io.spillway.admission.control;
  */
 public final class VegasLimitTuner {
   private static final double MIN_STEP = 0.01;
+  /** Largest relative growth per step with a measured anchor and an empty node queue. */
+  private static final double SLOW_START_GROWTH = 0.5;
   private static final double ELASTICITY_TOLERANCE = 0.5;
   private static final double ELASTICITY_DISCOUNT = 0.7;
   private static final double NOISE_WEIGHT = 0.1;
@@ -57,6 +60,7 @@ public final class VegasLimitTuner {
   private double anchor = Double.NaN;
   private double measuredAnchor = Double.NaN;
   private double lastQueue;
+  private double lastLatencyRatio = Double.NaN;
   private int previousInflight;
   private double previousThroughput;
   private double elasticityNumerator;
@@ -136,6 +140,8 @@ public final class VegasLimitTuner {
       factor = 1.0 - (errors - tuning.errorRateThreshold());
     }
     boolean mayIncrease = false;
+    double increase = Math.max(1.0, Math.log10(estimate));
+    lastLatencyRatio = latencyRatio;
     if (latencyRatio > 0.0 && Double.isFinite(latencyRatio)) {
       if (measuredAnchor > 0.0) {
         anchor = measuredAnchor; // a measured no-load latency: nothing to infer
@@ -157,13 +163,20 @@ public final class VegasLimitTuner {
         factor = Math.min(factor, 1.0 - tuning.thrashDecreaseFraction());
       }
       mayIncrease = !queueing && !thrashing && used >= tuning.utilisationFraction() * estimate;
+      if (mayIncrease && measuredAnchor > 0.0) {
+        // Slow start: with a measured no-load latency, an empty node queue is known to be empty, so the limit may
+        // grow in proportion to the room left below alpha (by half at an empty queue, by lg near alpha): a node of
+        // thousands of workers is reached in seconds, not in the hours that +log10(L) per period would take.
+        double room = Math.min(1.0, 1.0 - queue / (tuning.alphaLog10() * lg));
+        increase = Math.max(increase, SLOW_START_GROWTH * estimate * room);
+      }
     }
     if (factor < 1.0) {
       if (limitBinding) {
         estimate *= Math.max(1.0 - tuning.maxDecreaseFraction(), factor);
       }
     } else if (mayIncrease) {
-      estimate += Math.max(1.0, Math.log10(estimate));
+      estimate += increase;
     }
     estimate = clamp(estimate);
     limit = (int) Math.round(estimate);
@@ -237,6 +250,11 @@ public final class VegasLimitTuner {
   /** The no-load latency ratio (Vegas' rttNoLoad over the target); NaN before the first latency. */
   public double anchor() {
     return anchor;
+  }
+
+  /** The latency ratio of the last step (NaN: none, or no latency data). */
+  public double lastLatencyRatio() {
+    return lastLatencyRatio;
   }
 
   /** The queue estimate of the last tick with latency data. */

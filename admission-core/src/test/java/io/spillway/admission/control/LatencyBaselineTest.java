@@ -10,91 +10,123 @@ class LatencyBaselineTest {
   private static final long MS = 1_000_000L;
   private static final long SECOND = 1_000 * MS;
 
-  /** One sample per observation: every tick closes a pool. */
-  private static LatencyBaseline baseline(int windowSeconds) {
-    return new LatencyBaseline(windowSeconds, 1, 20);
+  private final LatencyRecorder recorder = new LatencyRecorder(60 * SECOND);
+
+  /** One tick's sample holding {@code n} latencies of {@code nanos} each. */
+  private LatencySample tick(long nanos, int n) {
+    for (int i = 0; i < n; i++) {
+      recorder.record(nanos);
+    }
+    return recorder.sample();
+  }
+
+  /** Every tick with a sample closes a pool. */
+  private LatencyBaseline baseline(int windowSeconds) {
+    return new LatencyBaseline(windowSeconds, 1, 20, recorder.newPool());
   }
 
   @Test
-  void isNaNUntilTheFirstPoolClosesAndIgnoresTicksWithoutSamples() {
-    LatencyBaseline pooled = new LatencyBaseline(10, 250, 20);
-    pooled.observe(20 * MS, 0, 0);
-    pooled.observe(0, 5, 0);
+  void isNaNUntilTheFirstPoolClosesAndIgnoresEmptyTicks() {
+    LatencyBaseline pooled = new LatencyBaseline(10, 250, 20, recorder.newPool());
+    pooled.observe(tick(20 * MS, 0), 0);
     assertThat(pooled.nanos()).isNaN();
-    pooled.observe(20 * MS, 100, 0);
-    pooled.observe(20 * MS, 100, 100 * MS);
-    assertThat(pooled.nanos()).as("149 of 250 samples pooled").isNaN();
-    pooled.observe(26 * MS, 100, 200 * MS);
-    assertThat(pooled.nanos()).as("sample-weighted p90 of the pool").isEqualTo(22 * MS);
+    pooled.observe(tick(20 * MS, 100), 0);
+    pooled.observe(tick(20 * MS, 100), 100 * MS);
+    assertThat(pooled.nanos()).as("200 of 250 samples pooled").isNaN();
+    pooled.observe(tick(26 * MS, 100), 200 * MS);
+    assertThat(pooled.nanos()).as("p90 of the pooled samples").isBetween(25.7 * MS, 26.3 * MS);
   }
 
   @Test
-  void aThinStreamClosesItsPoolAfterMaxPoolTicks() {
-    LatencyBaseline pooled = new LatencyBaseline(10, 250, 3);
-    pooled.observe(30 * MS, 2, 0);
-    pooled.observe(30 * MS, 2, 100 * MS);
+  void thePercentileIsOverThePoolNotAnAverageOfTickPercentiles() {
+    // Ten ticks of one completion each: 9 of 20 ms, 1 of 100 ms. The p90 of the ten is 20 ms; the sample-weighted
+    // average of the ticks' own p90s would read 28 ms.
+    LatencyBaseline pooled = new LatencyBaseline(10, 10, 20, recorder.newPool());
+    for (int i = 0; i < 9; i++) {
+      pooled.observe(tick(20 * MS, 1), i * 100 * MS);
+    }
+    pooled.observe(tick(100 * MS, 1), 900 * MS);
+    assertThat(pooled.nanos()).isBetween(19.8 * MS, 20.2 * MS);
+  }
+
+  @Test
+  void aThinStreamClosesItsPoolAfterMaxPoolTicksAndAProbeCanCloseItEarlier() {
+    LatencyBaseline pooled = new LatencyBaseline(10, 250, 3, recorder.newPool());
+    pooled.observe(tick(30 * MS, 2), 0);
+    pooled.observe(tick(30 * MS, 2), 100 * MS);
     assertThat(pooled.nanos()).isNaN();
-    pooled.observe(30 * MS, 2, 200 * MS);
-    assertThat(pooled.nanos()).isEqualTo(30 * MS);
+    pooled.observe(tick(30 * MS, 2), 200 * MS);
+    assertThat(pooled.nanos()).isBetween(29.7 * MS, 30.3 * MS);
+
+    LatencyBaseline probed = new LatencyBaseline(10, 250, 20, recorder.newPool());
+    probed.closePool(0);
+    assertThat(probed.nanos()).as("an empty pool gives nothing").isNaN();
+    probed.observe(tick(40 * MS, 5), 0);
+    probed.closePool(100 * MS);
+    assertThat(probed.nanos()).isBetween(39.6 * MS, 40.4 * MS);
   }
 
   @Test
   void followsALowerValueAtOnce() {
     LatencyBaseline baseline = baseline(10);
-    baseline.observe(20 * MS, 1, 0);
-    baseline.observe(30 * MS, 1, SECOND);
-    assertThat(baseline.nanos()).isEqualTo(20 * MS);
-    baseline.observe(12 * MS, 1, 2 * SECOND + 100 * MS);
-    assertThat(baseline.nanos()).isEqualTo(12 * MS);
+    baseline.observe(tick(20 * MS, 1), 0);
+    baseline.observe(tick(30 * MS, 1), SECOND);
+    assertThat(baseline.nanos()).isBetween(19.8 * MS, 20.2 * MS);
+    baseline.observe(tick(12 * MS, 1), 2 * SECOND + 100 * MS);
+    assertThat(baseline.nanos()).isBetween(11.8 * MS, 12.2 * MS);
     assertThat(baseline.values()).isEqualTo(3);
   }
 
   @Test
   void aRestartedPoolDropsItsPartialSamples() {
-    LatencyBaseline pooled = new LatencyBaseline(10, 100, 20);
-    pooled.observe(500 * MS, 60, 0); // a partial pool from a loaded moment
+    LatencyBaseline pooled = new LatencyBaseline(10, 100, 20, recorder.newPool());
+    pooled.observe(tick(500 * MS, 60), 0); // a partial pool from a loaded moment
     pooled.restartPool();
-    pooled.observe(20 * MS, 60, 100 * MS);
-    pooled.observe(20 * MS, 60, 200 * MS);
-    assertThat(pooled.nanos()).isEqualTo(20 * MS);
+    pooled.observe(tick(20 * MS, 60), 100 * MS);
+    pooled.observe(tick(20 * MS, 60), 200 * MS);
+    assertThat(pooled.nanos()).isBetween(19.8 * MS, 20.2 * MS);
   }
 
   @Test
   void risesOnlyOnceTheLowSecondsHaveLeftTheWindow() {
     LatencyBaseline baseline = baseline(10);
-    baseline.observe(20 * MS, 1, 0);
+    baseline.observe(tick(20 * MS, 1), 0);
     for (int s = 1; s <= 9; s++) {
-      baseline.observe(60 * MS, 1, s * SECOND);
-      assertThat(baseline.nanos()).as("second %d", s).isEqualTo(20 * MS);
+      baseline.observe(tick(60 * MS, 1), s * SECOND);
+      assertThat(baseline.nanos()).as("second %d", s).isBetween(19.8 * MS, 20.2 * MS);
     }
-    baseline.observe(60 * MS, 1, 10 * SECOND);
-    assertThat(baseline.nanos()).as("the low second has left the 10 s window").isEqualTo(60 * MS);
+    baseline.observe(tick(60 * MS, 1), 10 * SECOND);
+    assertThat(baseline.nanos()).as("the low second has left the 10 s window").isBetween(59.5 * MS, 60.5 * MS);
   }
 
   @Test
   void holdsThroughASustainedOverloadThatOffersNoSample() {
     LatencyBaseline baseline = baseline(10);
-    baseline.observe(20 * MS, 1, 0);
+    baseline.observe(tick(20 * MS, 1), 0);
     // 60 s saturated: the control loop offers nothing, and the baseline holds. The first low-load value after it
     // starts a new window.
-    assertThat(baseline.nanos()).isEqualTo(20 * MS);
-    baseline.observe(25 * MS, 1, 61 * SECOND);
-    assertThat(baseline.nanos()).isEqualTo(25 * MS);
+    assertThat(baseline.nanos()).isBetween(19.8 * MS, 20.2 * MS);
+    baseline.observe(tick(25 * MS, 1), 61 * SECOND);
+    assertThat(baseline.nanos()).isBetween(24.7 * MS, 25.3 * MS);
   }
 
   @Test
   void resetForgets() {
     LatencyBaseline baseline = baseline(10);
-    baseline.observe(20 * MS, 1, 0);
+    baseline.observe(tick(20 * MS, 1), 0);
     baseline.reset();
     assertThat(baseline.nanos()).isNaN();
-    baseline.observe(40 * MS, 1, 100 * MS);
-    assertThat(baseline.nanos()).isEqualTo(40 * MS);
+    baseline.observe(tick(40 * MS, 1), 100 * MS);
+    assertThat(baseline.nanos()).isBetween(39.6 * MS, 40.4 * MS);
   }
 
   @Test
-  void validatesTheWindow() {
-    assertThatThrownBy(() -> new LatencyBaseline(0, 1, 1)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("windowSeconds must be >= 1, was 0");
+  void validatesItsArguments() {
+    assertThatThrownBy(() -> new LatencyBaseline(0, 1, 1, recorder.newPool()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("windowSeconds must be >= 1, was 0");
+    assertThatThrownBy(() -> new LatencyBaseline(1, 0, 1, recorder.newPool()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("minSamples must be >= 1, was 0");
+    assertThatThrownBy(() -> new LatencyBaseline(1, 1, 0, recorder.newPool()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("maxPoolTicks must be >= 1, was 0");
   }
 }

@@ -96,7 +96,9 @@ final class PlantRun {
     sim.onTick(s -> {
       EngineStats stats = s.engine().stats();
       times.add(s.clock().read());
-      limits.add(stats.limit());
+      // A baseline probe pins the limit for a moment on purpose: the limit metrics follow the tuned limit, which
+      // the probe leaves where it was (the probe's cost shows in goodput and in the critical tiers' success).
+      limits.add(stats.probingBaseline() && !limits.isEmpty() ? limits.get(limits.size() - 1) : stats.limit());
       ratios.add(stats.scopes().stream().mapToDouble(EngineStats.ScopeView::ratio).max().orElse(0));
       p90Millis.add(stats.intervalP90Nanos(OpType.READ) / 1e6);
     });
