@@ -12,6 +12,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * Maps client ids to {@link ClientHandle}s, once per client, and each client to its {@link ClientClass}: the first
  * configured class whose pattern matches the whole id, else the default class. A reconfiguration re-points every
  * handle to the caps of its new class; the handle's counters (outstanding work) carry over.
+ *
+ * <p>Clients that come and go (one per connection, say) are {@linkplain #unregister unregistered} when they go, so the
+ * registry stays as large as the clients alive. A handle's dense index names it in the permit table; an unregistered
+ * handle's index is given to a new client only once the old one has nothing outstanding (every permit released,
+ * every charge returned), so a late release can never discharge the wrong client.
  */
 public final class ClientRegistry {
 
@@ -19,6 +24,10 @@ public final class ClientRegistry {
   /** Handles by {@link ClientHandle#index}; grown copy-on-write under {@code this}, read without a lock. */
   private volatile ClientHandle[] byIndex = new ClientHandle[16];
   private int registered; // guarded by this
+  /** Retired handles looked at per registration before a fresh index is taken. */
+  private static final int RETIRED_CHECKS = 8;
+  /** Unregistered handles whose index is not reused yet; guarded by this. */
+  private final java.util.ArrayDeque<ClientHandle> retired = new java.util.ArrayDeque<>();
   private volatile ClassCaps[] classes;
   private volatile ClassCaps defaultClass;
 
@@ -35,6 +44,26 @@ public final class ClientRegistry {
       handle.caps = current;
     }
     return handle;
+  }
+
+  /**
+   * Forgets a client that is gone (a connection that closed): its id is free again, and its index is reused once its
+   * outstanding requests have all finished. The handle must not be used for new requests afterwards; those already
+   * admitted or queued finish and release as usual. Does nothing if the handle is not (or no longer) this
+   * registry's current handle of its id.
+   */
+  public void unregister(ClientHandle handle) {
+    Objects.requireNonNull(handle, "handle");
+    if (handle.registry == this && handles.remove(handle.id(), handle)) {
+      synchronized (this) {
+        retired.add(handle);
+      }
+    }
+  }
+
+  /** Clients registered and not unregistered. */
+  public int size() {
+    return handles.size();
   }
 
   /** The handle of a registered client, or null. */
@@ -84,6 +113,14 @@ public final class ClientRegistry {
   }
 
   private synchronized ClientHandle newHandle(String clientId) {
+    ClientHandle reusable = reusableRetired();
+    if (reusable != null) {
+      ClientHandle handle = new ClientHandle(this, reusable.index, clientId, resolve(clientId));
+      ClientHandle[] all = byIndex;
+      all[handle.index] = handle;
+      byIndex = all; // publishes the slot's new handle to lock-free readers
+      return handle;
+    }
     if (registered > PermitTable.MAX_CLIENT_INDEX) {
       throw new IllegalStateException("cannot register client '" + clientId + "': " + registered
           + " clients are registered, the most an engine tracks");
@@ -96,6 +133,18 @@ public final class ClientRegistry {
     all[registered++] = handle;
     byIndex = all; // publishes the new slot (and a grown array) to lock-free readers
     return handle;
+  }
+
+  /** A retired handle with nothing outstanding, taken off the list; looks at a few, oldest first (under this). */
+  private ClientHandle reusableRetired() {
+    for (int i = Math.min(retired.size(), RETIRED_CHECKS); i > 0; i--) {
+      ClientHandle candidate = retired.poll();
+      if (candidate.outstanding == 0L) {
+        return candidate;
+      }
+      retired.add(candidate); // still finishing: look again later
+    }
+    return null;
   }
 
   private ClassCaps resolve(String clientId) {

@@ -55,4 +55,42 @@ class ClientRegistryTest {
       assertThat(registry.atIndex(i).id()).isEqualTo("client-" + i);
     }
   }
+
+  @Test
+  void anUnregisteredClientsIndexIsReusedOnlyOnceItHasNothingOutstanding() {
+    ClientRegistry registry = new ClientRegistry(List.of(), fallback, 40, 100);
+    ClientHandle first = registry.register("conn-127.0.0.1:50001");
+    ClientHandle other = registry.register("conn-127.0.0.1:50002");
+    assertThat(Scorecard.tryCharge(first, 10)).isTrue(); // a request still in flight when the connection closes
+    registry.unregister(first);
+    assertThat(registry.find("conn-127.0.0.1:50001")).isNull();
+    assertThat(registry.size()).isEqualTo(1);
+
+    ClientHandle next = registry.register("conn-127.0.0.1:50003");
+    assertThat(next.index).as("a fresh index while the old client still holds a permit").isEqualTo(2);
+    assertThat(registry.atIndex(first.index)).as("its late release still finds it").isSameAs(first);
+
+    Scorecard.discharge(first, 10);
+    ClientHandle reused = registry.register("conn-127.0.0.1:50004");
+    assertThat(reused.index).isEqualTo(first.index);
+    assertThat(registry.atIndex(first.index)).isSameAs(reused);
+    assertThat(reused.outstandingRequests()).isZero();
+    assertThat(other.index).isEqualTo(1);
+
+    registry.unregister(first); // not the current handle of any id: nothing happens
+    assertThat(registry.find("conn-127.0.0.1:50004")).isSameAs(reused);
+  }
+
+  @Test
+  void connectionChurnKeepsTheRegistryAsLargeAsTheClientsAlive() {
+    ClientRegistry registry = new ClientRegistry(List.of(), fallback, 40, 100);
+    int highest = 0;
+    for (int port = 0; port < 10_000; port++) {
+      ClientHandle h = registry.register("conn-10.0.0.1:" + port);
+      highest = Math.max(highest, h.index);
+      registry.unregister(h);
+    }
+    assertThat(registry.size()).isZero();
+    assertThat(highest).as("indexes are recycled").isLessThan(2);
+  }
 }
