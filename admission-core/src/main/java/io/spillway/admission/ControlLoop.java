@@ -19,7 +19,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *   <li>sample the latency recorders, smooth the p90 per op type (median-of-three + EWMA, Cinnamon);</li>
  *   <li>limit tuner: worst p90/target ratio, error rate, peak inflight and throughput into the Vegas tuner; the new
  *       limit goes to the hard cap and to the client classes' caps;</li>
- *   <li>adapt each op type's queue timeout to a multiple of its p90, within [2 × CoDel target, queueTimeout];</li>
+ *   <li>fit each op type's queue (CoDel target, interval, timeout) to its service time ({@link QueueTuning});</li>
  *   <li>signals: built-in p90 latency (scope: the op type), error rate and queue delay (scope ALL), plus the
  *       embedder's; per scope the largest normalised error, and for ALL also Cinnamon's queue balance
  *       {@code in − out − free} (in: requests past the rejector, out: requests started, free: slots unused this tick
@@ -89,7 +89,7 @@ final class ControlLoop {
   final MeasuredSignal queueDelaySignal;
   final CopyOnWriteArrayList<Signal> customSignals = new CopyOnWriteArrayList<>();
   private volatile boolean signalsChanged = true;
-  private final long[] queueTimeoutNanos = new long[OpType.count()];
+  private final QueueTuning queues;
   private final LatencyBaseline[] baselines = new LatencyBaseline[OpType.count()];
   private final BaselineProbe probe;
   private long lastTickNanos = Long.MIN_VALUE;
@@ -128,8 +128,8 @@ final class ControlLoop {
       baselines[op.ordinal()] = new LatencyBaseline(BASELINE_WINDOW_SECONDS, BASELINE_MIN_SAMPLES,
           (int) Math.max(1, LatencySampling.WINDOW_NANOS / config.tickPeriodNanos),
           path.latency[op.ordinal()].newPool());
-      queueTimeoutNanos[op.ordinal()] = config.queueTimeoutNanos[op.ordinal()];
     }
+    this.queues = new QueueTuning(config, dispatcher, latency, path.serviceTimes);
     errorSignal = new MeasuredSignal("errors.rate", SignalScope.of(config.errorRateScope),
         config.errorRateTarget, true);
     queueDelaySignal = new MeasuredSignal("queue.delay.p90", SignalScope.of(config.queueDelayScope),
@@ -230,7 +230,7 @@ final class ControlLoop {
       limit = tuneLimit(c, newErrors, finished, peak, saturatedNow, dt, now);
     }
     registry.updateCaps(limit, path.serviceTimes.publishCharges(latency));
-    adaptQueueTimeouts(c);
+    queues.adapt(c, latency, path.serviceTimes);
 
     LatencySample waits = path.queueWait.sample();
     // After a probe, the queue it built drains for a few ticks: until it has, its waits and its balance are the
@@ -351,26 +351,6 @@ final class ControlLoop {
     return Math.max(0.0, Math.min(1.0, 1.0 - CEILING_ADMIT * completable / arrivalRate));
   }
 
-  private void adaptQueueTimeouts(EngineConfig c) {
-    if (c.queueTimeoutP90Multiple <= 0) {
-      return;
-    }
-    for (OpType op : OpType.values()) {
-      int i = op.ordinal();
-      double p90 = latency.smoothedP90Nanos(op);
-      if (Double.isNaN(p90)) {
-        continue;
-      }
-      long floor = 2 * c.queueTargetNanos[i];
-      long desired = Math.max(floor, Math.min(c.queueTimeoutNanos[i], (long) (c.queueTimeoutP90Multiple * p90)));
-      long current = queueTimeoutNanos[i];
-      if (Math.abs(desired - current) > current / 10) {
-        queueTimeoutNanos[i] = desired;
-        dispatcher.reconfigure(op, Dispatcher.codelConfig(c, op, desired));
-      }
-    }
-  }
-
   /** Applies a new configuration (the engine holds the control lock and has swapped the settings). */
   void reconfigure(EngineConfig previous, EngineConfig next, boolean levelsChanged) {
     int previousLimit = tuner.limit();
@@ -381,12 +361,10 @@ final class ControlLoop {
     path.limiter.setLimit(probe.probing() ? pinnedLimit : tuner.limit());
     path.events.limitChanged(previousLimit, tuner.limit(), ticker.read());
     latency.reconfigure(previous, next);
+    queues.reconfigure(next, latency, path.serviceTimes);
     for (OpType op : OpType.values()) {
       int i = op.ordinal();
       latencySignals[i].target(next.latencyShedFactor * latencyTargetNanos(next, i));
-      queueTimeoutNanos[i] = Math.min(Math.max(queueTimeoutNanos[i], 2 * next.queueTargetNanos[i]),
-          next.queueTimeoutNanos[i]);
-      dispatcher.reconfigure(op, Dispatcher.codelConfig(next, op, queueTimeoutNanos[i]));
     }
     errorSignal.target(next.errorRateTarget);
     queueDelaySignal.target(next.queueDelayTargetNanos);
@@ -424,7 +402,7 @@ final class ControlLoop {
   }
 
   long queueTimeoutNanos(OpType op) {
-    return queueTimeoutNanos[op.ordinal()];
+    return queues.timeoutNanos(op);
   }
 
   List<Signal> allSignals() {

@@ -153,6 +153,8 @@ class AdmissionEngineTest {
   void queuedRequestsFailFastOnTimeoutAtTheNextTickEvenIfNoPermitFrees() {
     AdmissionEngine engine = engine(fixedLimit(1).queueTimeout(OpType.READ, Duration.ofMillis(50)));
     ClientHandle c = engine.clients().register("c");
+    engine.release(engine.tryAcquire(OpType.READ, Tier.T2, c), Outcome.SUCCESS, MS); // a warm op type
+    engine.tick();
     Answer running = new Answer();
     Answer waiting = new Answer();
     engine.submit(OpType.READ, Tier.T2, c, DIRECT, running);
@@ -162,6 +164,28 @@ class AdmissionEngineTest {
     assertThat(waiting.reason).isEqualTo(Reason.QUEUE_TIMEOUT);
     assertThat(waiting.retryAfter).isPositive();
     assertThat(c.outstandingRequests()).as("charge returned").isEqualTo(1);
+  }
+
+  @Test
+  void aColdOpTypeKeepsItsQueuedRequestsUntilItsFirstCompletionsTellHowLongItTakes() {
+    AdmissionEngine engine = engine(fixedLimit(1).queueTimeout(OpType.WRITE, Duration.ofMillis(50)));
+    ClientHandle c = engine.clients().register("c");
+    Answer running = new Answer();
+    Answer waiting = new Answer();
+    engine.submit(OpType.WRITE, Tier.T3, c, DIRECT, running);
+    engine.submit(OpType.WRITE, Tier.T3, c, DIRECT, waiting);
+    for (int tick = 0; tick < 10; tick++) { // the first write of a cold node takes a second (JIT, a new Raft log)
+      clock.advance(100 * MS);
+      engine.tick();
+    }
+    assertThat(waiting.calls).as("still queued after 1 s, not QUEUE_TIMEOUT after 50 ms").isZero();
+    assertThat(engine.stats().queueTimeoutNanos(OpType.WRITE)).isEqualTo(10_000 * MS);
+    engine.release(running.token, Outcome.SUCCESS, 1_000 * MS);
+    assertThat(waiting.reason).isEqualTo(Reason.ADMITTED);
+    engine.tick();
+    long service = engine.stats().serviceTimeNanos(OpType.WRITE);
+    assertThat(engine.stats().queueTimeoutNanos(OpType.WRITE)).as("4 x its service time once known, %d ns", service)
+        .isGreaterThan(50 * MS).isBetween(4 * service - MS, 4 * service + MS);
   }
 
   @Test

@@ -11,7 +11,8 @@ package io.spillway.admission.control;
  * {@link #MAX_PROBE_SERVICE_TIMES} mean service times (within [1 s, 10 s]), long enough for its samples not to be
  * only the fast requests that happened to finish first; the interval starts at
  * {@link #FIRST_INTERVAL_NANOS} and doubles up to {@link #INTERVAL_NANOS}, so that a baseline first measured on a
- * cold JVM is soon measured again; pins the limit to an eighth of the tuned limit, at least the engine's {@code limit.min} (a node of hundreds of
+ * cold JVM is soon measured again (and the first probe waits that long after start, so a cold node's first burst
+ * meets its initial limit, not a pinned one); pins the limit to an eighth of the tuned limit, at least the engine's {@code limit.min} (a node of hundreds of
  * workers gets its samples in a fraction of a second, and the lowest value over the window comes from the probes
  * that ran below the worker count),
  * waits until the work admitted above that limit has drained (its latency holds the old queue), then samples until
@@ -64,6 +65,9 @@ public final class BaselineProbe {
    */
   public boolean tick(boolean saturated, boolean baselineKnown, boolean latencyAboveTarget, boolean freshBaseline,
       double meanServiceNanos, long nowNanos) {
+    if (nextDueNanos == Long.MIN_VALUE) {
+      nextDueNanos = nowNanos + FIRST_INTERVAL_NANOS; // a cold start's first burst is not probed: the JIT warms up
+    }
     if (freshBaseline) {
       lastBaselineNanos = nowNanos;
     }

@@ -1,0 +1,100 @@
+package io.spillway.admission;
+
+import io.spillway.codel.CodelConfig;
+import java.time.Duration;
+
+/**
+ * Fits each op type's CoDel queue to the op type's own service time, once per control tick (DESIGN §3.1: "storage
+ * ops are slower than RPC dispatch: target and interval must be per op type"; §3.3: "the queue timeout adapts from
+ * p90 too"). The configured values are what an RPC-sized op gets; a slower op type is given room in proportion:
+ * <ul>
+ *   <li>target = max(configured, {@link #TARGET_SERVICE_FRACTION} × service time): a standing queue of half a
+ *       request's own time, not 5 ms, marks a write of 40 ms (an fsync and a quorum round trip) overloaded;</li>
+ *   <li>interval = max(configured, {@link #INTERVAL_TARGETS} × target), so the interval still spans many targets;</li>
+ *   <li>timeout = {@code queue-timeout-p90-multiple} × max(p90, service time), within [2 × target, cap], the cap
+ *       being the configured timeout or, for a slower op type, the same multiple of its service time (at most
+ *       {@link #MAX_TIMEOUT_NANOS}).</li>
+ * </ul>
+ * Before an op type has completed anything (a cold node), nothing is known of its service time: its queues keep
+ * their configured target but do not slough, and a queued request waits up to {@link #MAX_TIMEOUT_NANOS}. A cold
+ * node's first burst is then served as its permits free up instead of being answered QUEUE_TIMEOUT after 100 ms
+ * while its first writes (JIT, a new Raft log) take longer. {@code queue-timeout-p90-multiple: 0} turns all of it
+ * off: the configured values apply as they are.
+ *
+ * <p>Control thread only.
+ */
+final class QueueTuning {
+
+  /** The target as a share of the op type's service time. */
+  static final double TARGET_SERVICE_FRACTION = 0.5;
+  /** The interval in targets. */
+  static final int INTERVAL_TARGETS = 10;
+  /** The longest a queued request of a slow or cold op type waits. */
+  static final long MAX_TIMEOUT_NANOS = 10_000_000_000L;
+
+  private final Dispatcher dispatcher;
+  private final CodelConfig[] applied = new CodelConfig[OpType.count()];
+
+  QueueTuning(EngineConfig config, Dispatcher dispatcher, LatencySampling latency, ServiceTimes services) {
+    this.dispatcher = dispatcher;
+    adapt(config, latency, services, true);
+  }
+
+  /** One tick: re-fits the queues whose fitted values moved by more than a tenth. */
+  void adapt(EngineConfig config, LatencySampling latency, ServiceTimes services) {
+    adapt(config, latency, services, false);
+  }
+
+  /** After a reconfiguration: applies the fitted values of the new configuration at once. */
+  void reconfigure(EngineConfig config, LatencySampling latency, ServiceTimes services) {
+    adapt(config, latency, services, true);
+  }
+
+  /** The queue timeout in force for an op type. */
+  long timeoutNanos(OpType op) {
+    return applied[op.ordinal()].queueTimeoutNanos();
+  }
+
+  private void adapt(EngineConfig c, LatencySampling latency, ServiceTimes services, boolean force) {
+    for (OpType op : OpType.values()) {
+      CodelConfig fitted = fit(c, op, latency, services);
+      CodelConfig current = applied[op.ordinal()];
+      if (force || moved(current.targetNanos(), fitted.targetNanos())
+          || moved(current.queueTimeoutNanos(), fitted.queueTimeoutNanos())
+          || current.sloughFactor() != fitted.sloughFactor()) {
+        applied[op.ordinal()] = fitted;
+        dispatcher.reconfigure(op, fitted);
+      }
+    }
+  }
+
+  private static CodelConfig fit(EngineConfig c, OpType op, LatencySampling latency, ServiceTimes services) {
+    int i = op.ordinal();
+    double multiple = c.queueTimeoutP90Multiple;
+    if (multiple <= 0) {
+      return Dispatcher.codelConfig(c, op, c.queueTimeoutNanos[i]);
+    }
+    if (latency.successes(op) == 0) {
+      return Dispatcher.codelConfig(c, op, Math.max(c.queueTimeoutNanos[i], MAX_TIMEOUT_NANOS)).toBuilder()
+          .sloughFactor(CodelConfig.MAX_SLOUGH_FACTOR).build();
+    }
+    long service = services.estimateNanos(op);
+    double p90 = latency.smoothedP90Nanos(op);
+    double reference = Double.isNaN(p90) ? service : Math.max(p90, service);
+    long target = Math.max(c.queueTargetNanos[i], (long) (TARGET_SERVICE_FRACTION * service));
+    long interval = Math.max(c.queueIntervalNanos[i], INTERVAL_TARGETS * target);
+    long cap = Math.max(c.queueTimeoutNanos[i], (long) Math.min(MAX_TIMEOUT_NANOS, multiple * service));
+    long timeout = Math.max(2 * target + 1, Math.min(cap, (long) (multiple * reference)));
+    return CodelConfig.builder()
+        .target(Duration.ofNanos(target))
+        .interval(Duration.ofNanos(interval))
+        .capacity(c.queueCapacity[i])
+        .sloughFactor(c.sloughFactor[i])
+        .queueTimeout(Duration.ofNanos(timeout))
+        .build();
+  }
+
+  private static boolean moved(long current, long fitted) {
+    return Math.abs(fitted - current) > current / 10;
+  }
+}
