@@ -138,11 +138,12 @@ class ClusterTest {
    * connections of one host are one ({@code SessionTest} covers naming and un-naming a connection).
    */
   @Test
-  void unnamedConnectionsAreTheClientOfTheirRemoteHost() throws Exception {
+  void unnamedConnectionsAreClientsOfTheirOwnForgottenWhenTheyClose() throws Exception {
     final StorageNode node = cluster.node("n2");
     final io.spillway.admission.ClientRegistry clients = node.admission().engine().clients();
     final InetAddress first = InetAddress.getByName("127.0.0.1");
     final InetAddress second = InetAddress.getByName("127.0.0.2");
+    final List<String> ids = new ArrayList<>();
     try (RawRespClient a = new RawRespClient(address("n2"), first);
         RawRespClient b = new RawRespClient(address("n2"), first);
         RawRespClient c = new RawRespClient(address("n2"), second)) {
@@ -150,11 +151,17 @@ class ClusterTest {
         assertThat(client.send("CLIENT GETNAME\r\n").readLine()).isEqualTo("$-1");
         assertThat(client.send("GET unnamed:1\r\n").readLine()).isEqualTo("$-1");
       }
-      assertThat(clients.find("conn-127.0.0.1")).isNotNull();
-      assertThat(clients.find("conn-127.0.0.2")).isNotNull();
+      ids.add("conn-127.0.0.1:" + a.localPort());
+      ids.add("conn-127.0.0.1:" + b.localPort());
+      ids.add("conn-127.0.0.2:" + c.localPort());
+      for (String id : ids) {
+        assertThat(clients.find(id)).as(id).isNotNull();
+      }
       assertThat(clients.find("default")).as("no client shared by every unnamed connection").isNull();
-      assertThat(clients.handles()).filteredOn(h -> h.id().startsWith("conn-127.0.0.1:")).isEmpty();
+      assertThat(clients.find("conn-127.0.0.1")).as("no client shared by a host's connections").isNull();
     }
+    TestClusters.await("the closed connections' clients to be forgotten", Duration.ofSeconds(10),
+        () -> ids.stream().allMatch(id -> clients.find(id) == null));
   }
 
   @Test

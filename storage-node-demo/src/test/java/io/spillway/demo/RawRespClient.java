@@ -64,4 +64,9 @@ final class RawRespClient implements AutoCloseable {
   public void close() throws IOException {
     socket.close();
   }
+
+  /** The local port of this connection (the server sees the client as {@code conn-<address>:<port>}). */
+  int localPort() {
+    return socket.getLocalPort();
+  }
 }

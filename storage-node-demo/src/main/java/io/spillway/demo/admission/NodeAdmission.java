@@ -27,17 +27,18 @@ import org.slf4j.LoggerFactory;
  * {@link FollowerLagSignal} per partition, the client registry (one handle per client name) and the engine's
  * Micrometer meters tagged with the node.
  *
- * <p>Client identity: a connection that sent {@code CLIENT SETNAME} is the client of that name; one that never did
- * is the client of its remote host, {@code conn-<address>} ({@link #unnamedClientId}): every unnamed connection from
- * 10.0.0.5 is the client {@code conn-10.0.0.5}, with that client's scorecard caps, whatever its port. Not one client
- * per connection ({@code conn-<address>:<port>}): the engine's {@code ClientRegistry} never forgets a client, so
- * keys that change with every connection would grow the registry without bound under connection churn (and stop
- * the node at the registry's 2^30 clients), while hosts are few. Not one client for all unnamed connections either
- * (the {@code default} client of earlier versions): ten connections from ten hosts then shared one client's caps,
- * so one busy host took the others' share.
+ * <p>Client identity: a connection that sent {@code CLIENT SETNAME} is the client of that name, shared by every
+ * connection that sets it; one that never did is a client of its own, {@code conn-<address>:<port>}
+ * ({@link #unnamedClientId}), forgotten when the connection closes ({@link #forget}; the registry reuses its slot
+ * once its last request has finished, so connection churn does not grow it). Not one client per host: a load
+ * generator or a connection pool opens many connections from one host, and pooling them made 50 connections of
+ * {@code redis-benchmark} one client over its cap (twice the inflight limit) on an idle node. Not one client for
+ * all unnamed connections either (the {@code default} client of earlier versions): ten connections from ten hosts
+ * then shared one client's caps, so one busy host took the others' share. A caller that wants its connections
+ * capped together names them with {@code CLIENT SETNAME}.
  */
 public final class NodeAdmission implements AutoCloseable {
-  /** Prefix of the client id of a connection that never sent {@code CLIENT SETNAME}: {@code conn-<host>}. */
+  /** Prefix of the client id of a connection that never sent {@code CLIENT SETNAME}: {@code conn-<host>:<port>}. */
   public static final String UNNAMED_PREFIX = "conn-";
   /** How often the engine's meters re-read the set of scopes and signals. */
   private static final long METRICS_REFRESH_SECONDS = 5;
@@ -122,15 +123,25 @@ public final class NodeAdmission implements AutoCloseable {
     return engine.clients().register(id);
   }
 
-  /**
-   * The client id of a connection without a name: {@code conn-} and the remote host's address, without the port
-   * ({@code conn-127.0.0.1}, {@code conn-0:0:0:0:0:0:0:1}); {@code conn-unknown} if the address is not known.
-   */
-  public static String unnamedClientId(SocketAddress remote) {
-    if (remote instanceof InetSocketAddress inet) {
-      return UNNAMED_PREFIX + (inet.getAddress() != null ? inet.getAddress().getHostAddress() : inet.getHostString());
+  /** Forgets a client that is gone (the unnamed client of a connection that closed); nothing if not registered. */
+  public void forget(String id) {
+    final ClientHandle handle = engine.clients().find(id);
+    if (handle != null) {
+      engine.clients().unregister(handle);
     }
-    return UNNAMED_PREFIX + "unknown";
+  }
+
+  /**
+   * The client id of a connection without a name: {@code conn-}, the remote address and port
+   * ({@code conn-127.0.0.1:54321}, {@code conn-0:0:0:0:0:0:0:1:6379}); {@code conn-#<connection>} if the address is
+   * not known, so that two such connections are still two clients.
+   */
+  public static String unnamedClientId(SocketAddress remote, long connectionId) {
+    if (remote instanceof InetSocketAddress inet) {
+      final String host = inet.getAddress() != null ? inet.getAddress().getHostAddress() : inet.getHostString();
+      return UNNAMED_PREFIX + host + ":" + inet.getPort();
+    }
+    return UNNAMED_PREFIX + "#" + connectionId;
   }
 
   /** The lag signals, one per partition. */

@@ -93,6 +93,11 @@ public final class RequestPipeline {
     return admission.client(name);
   }
 
+  /** Forgets the client of a connection that closed (its unnamed client; named clients are shared and stay). */
+  public void forget(String name) {
+    admission.forget(name);
+  }
+
   /**
    * Classifies, decides and schedules a data command. Called on the event loop; never blocks.
    *

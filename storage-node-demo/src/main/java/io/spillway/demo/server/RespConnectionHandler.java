@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * every earlier write has; reads between writes run concurrently. A command's tier and client name are taken when
  * it arrives, so a {@code SPILLWAY.TIER} between pipelined commands applies from that point on. The client's
  * admission handle is looked up once per {@code CLIENT SETNAME} and cached on the session; a connection without a
- * name is the client of its remote host ({@link NodeAdmission#unnamedClientId}).
+ * name is a client of its own ({@link NodeAdmission#unnamedClientId}), forgotten when the connection closes.
  *
  * <p>At most {@code maxPipelined} data commands of a connection are waiting or running; beyond that (or while the
  * socket's outbound buffer is above its high-water mark) the connection stops being read, which pushes back on the
@@ -69,7 +69,8 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
     this.parser = parser;
     this.sessionCommands = sessionCommands;
     this.maxPipelined = settings.maxPipelined();
-    this.session = new Session(connectionId, settings.defaultTier(), NodeAdmission.unnamedClientId(remote));
+    this.session = new Session(connectionId, settings.defaultTier(),
+        NodeAdmission.unnamedClientId(remote, connectionId));
   }
 
   @Override
@@ -207,6 +208,12 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
       return;
     }
     super.userEventTriggered(ctx, evt);
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    pipeline.forget(session.unnamedClientId); // its requests still in flight finish and release as usual
+    super.channelInactive(ctx);
   }
 
   @Override

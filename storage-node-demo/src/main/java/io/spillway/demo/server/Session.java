@@ -6,7 +6,7 @@ import java.util.Objects;
 
 /**
  * Per-connection state. Confined to the connection's event loop. The connection's client is the name it set with
- * {@code CLIENT SETNAME}, else its remote host's client ({@code conn-<address>}, see
+ * {@code CLIENT SETNAME}, else a client of its own ({@code conn-<address>:<port>}, see
  * {@link io.spillway.demo.admission.NodeAdmission#unnamedClientId}).
  */
 final class Session {

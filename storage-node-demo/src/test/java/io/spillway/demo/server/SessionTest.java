@@ -11,20 +11,21 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
-/** Which client a connection's requests belong to: its name, else its remote host. */
+/** Which client a connection's requests belong to: its name, else a client of its own. */
 class SessionTest {
   private final SessionCommands commands = new SessionCommands(() -> "", "test");
 
   @Test
-  void anUnnamedConnectionIsTheClientOfItsRemoteHostWhateverItsPort() throws Exception {
+  void anUnnamedConnectionIsAClientOfItsOwn() throws Exception {
     final InetAddress host = InetAddress.getByName("10.1.2.3");
-    assertThat(NodeAdmission.unnamedClientId(new InetSocketAddress(host, 54321))).isEqualTo("conn-10.1.2.3");
-    assertThat(NodeAdmission.unnamedClientId(new InetSocketAddress(host, 40000))).isEqualTo("conn-10.1.2.3");
-    assertThat(NodeAdmission.unnamedClientId(new InetSocketAddress(InetAddress.getByName("::1"), 6379)))
-        .isEqualTo("conn-0:0:0:0:0:0:0:1");
-    assertThat(NodeAdmission.unnamedClientId(InetSocketAddress.createUnresolved("client.example", 1)))
-        .isEqualTo("conn-client.example");
-    assertThat(NodeAdmission.unnamedClientId(null)).isEqualTo("conn-unknown");
+    assertThat(NodeAdmission.unnamedClientId(new InetSocketAddress(host, 54321), 1)).isEqualTo("conn-10.1.2.3:54321");
+    assertThat(NodeAdmission.unnamedClientId(new InetSocketAddress(host, 40000), 2)).isEqualTo("conn-10.1.2.3:40000");
+    assertThat(NodeAdmission.unnamedClientId(new InetSocketAddress(InetAddress.getByName("::1"), 6379), 3))
+        .isEqualTo("conn-0:0:0:0:0:0:0:1:6379");
+    assertThat(NodeAdmission.unnamedClientId(InetSocketAddress.createUnresolved("client.example", 1), 4))
+        .isEqualTo("conn-client.example:1");
+    assertThat(NodeAdmission.unnamedClientId(null, 5)).isEqualTo("conn-#5");
+    assertThat(NodeAdmission.unnamedClientId(null, 6)).as("two unknown addresses are two clients").isEqualTo("conn-#6");
   }
 
   @Test
