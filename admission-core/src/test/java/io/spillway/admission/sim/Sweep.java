@@ -16,10 +16,22 @@ import java.util.stream.Collectors;
 
 /**
  * The figures of a scenario over a seed sweep, so that a threshold is judged on its distribution and not on one
- * seed. Each run opens a {@link Case}, states its checks (a threshold met, or for an ablation twin a threshold
- * <em>missed</em>) and {@link Case#verify() verifies} them: the assertion message carries every figure of the run.
- * {@link #print()} (from {@code @AfterAll}) prints a Markdown summary — per case and figure the threshold, min,
- * median, max and the failing seeds — to stdout and to {@code target/sweeps/<name>.md}.
+ * seed. Each run opens a {@link Case}, states its checks and {@link Case#verify() verifies} them: the assertion
+ * message carries every figure of the run. {@link #print()} (from {@code @AfterAll}) prints a Markdown summary — per
+ * case and figure the target, what the test asserts, min, median, max and the seeds that miss the target — to stdout
+ * and to {@code target/sweeps/<name>.md}.
+ *
+ * <p>Four kinds of check:
+ * <ul>
+ *   <li>a threshold ({@link Case#atLeast}, {@link Case#atMost}): the issue's target, asserted;</li>
+ *   <li>a target not met yet ({@link Case#targetAtLeast}, {@link Case#targetAtMost}): reported in the summary with
+ *       the seeds that miss it, never asserted — the issue's threshold stays visible, not silently loosened;</li>
+ *   <li>a regression floor ({@link Case#regressionFloor}, {@link Case#regressionCeiling}): asserted, set below what
+ *       today's engine reaches on every seed, so that a regression still fails the test. A floor is not the
+ *       target;</li>
+ *   <li>an ablation twin's miss ({@link Case#missesAtLeast}, {@link Case#missesAtMost}): asserted, the twin must
+ *       <em>miss</em> the target the full engine is held to.</li>
+ * </ul>
  *
  * <p>Thread-safe enough for JUnit's default sequential execution; cases are recorded in start order.
  */
@@ -39,16 +51,52 @@ public final class Sweep {
     return c;
   }
 
-  /** One threshold: met ({@code twin == false}) or missed ({@code twin == true}). */
-  private record Check(String figure, double value, boolean atLeast, double threshold, boolean twin) {
-    boolean met() {
-      boolean holds = atLeast ? value >= threshold : value <= threshold;
-      return !Double.isNaN(value) && (twin != holds);
+  private enum Kind {
+    /** The target, asserted. */
+    THRESHOLD,
+    /** The target, reported only. */
+    TARGET,
+    /** A regression bound below the target, asserted. */
+    FLOOR,
+    /** An ablation twin must miss the target. */
+    TWIN;
+
+    boolean asserted() {
+      return this != TARGET;
     }
 
+    boolean judgesTarget() {
+      return this != FLOOR;
+    }
+  }
+
+  private record Check(String figure, double value, boolean atLeast, double threshold, Kind kind) {
+    boolean met() {
+      boolean holds = atLeast ? value >= threshold : value <= threshold;
+      return !Double.isNaN(value) && (kind == Kind.TWIN) != holds;
+    }
+
+    String bound() {
+      return (atLeast ? "≥ " : "≤ ") + fmt(threshold);
+    }
+
+    /** The rule in the summary's target column, or in its asserted column for a floor. */
     String rule() {
-      String op = atLeast ? "≥" : "≤";
-      return twin ? "misses " + op + " " + fmt(threshold) : op + " " + fmt(threshold);
+      return switch (kind) {
+        case TWIN -> "misses " + bound();
+        case FLOOR -> (atLeast ? "floor " : "ceiling ") + bound();
+        default -> bound();
+      };
+    }
+
+    /** What the summary's asserted column says of this check. */
+    String asserted() {
+      return switch (kind) {
+        case THRESHOLD -> "the target";
+        case TWIN -> "the miss";
+        case FLOOR -> rule();
+        case TARGET -> "";
+      };
     }
   }
 
@@ -70,40 +118,75 @@ public final class Sweep {
       return this;
     }
 
-    /** The figure must be at least {@code min}. */
+    /** The figure must be at least {@code min}, the target. */
     public Case atLeast(String figure, double value, double min) {
-      return check(figure, value, true, min, false);
+      return check(figure, value, true, min, Kind.THRESHOLD);
     }
 
-    /** The figure must be at most {@code max}. */
+    /** The figure must be at most {@code max}, the target. */
     public Case atMost(String figure, double value, double max) {
-      return check(figure, value, false, max, false);
+      return check(figure, value, false, max, Kind.THRESHOLD);
+    }
+
+    /** The target {@code min}, not met yet on every seed: reported, not asserted. Pair it with a floor. */
+    public Case targetAtLeast(String figure, double value, double min) {
+      return check(figure, value, true, min, Kind.TARGET);
+    }
+
+    /** The target {@code max}, not met yet on every seed: reported, not asserted. Pair it with a ceiling. */
+    public Case targetAtMost(String figure, double value, double max) {
+      return check(figure, value, false, max, Kind.TARGET);
+    }
+
+    /**
+     * Asserted: the figure must not fall below {@code floor}, a regression bound under the target. The floors of
+     * the scenario sweeps are the lowest seed minus half the range (max − min) over the sweep, rounded down to
+     * 0.01: for 20 draws the lowest is about 1.9 standard deviations below the mean and half the range about 1.9
+     * more, so a seed lands under the floor about once in 10,000 unless the engine got worse. Ceilings mirror it.
+     */
+    public Case regressionFloor(String figure, double value, double floor) {
+      return check(figure, value, true, floor, Kind.FLOOR);
+    }
+
+    /** Asserted: the figure must not rise above {@code ceiling}, a regression bound over the target (see floors). */
+    public Case regressionCeiling(String figure, double value, double ceiling) {
+      return check(figure, value, false, ceiling, Kind.FLOOR);
     }
 
     /** Ablation twin: the figure must fall <em>below</em> {@code min}, the threshold the full engine meets. */
     public Case missesAtLeast(String figure, double value, double min) {
-      return check(figure, value, true, min, true);
+      return check(figure, value, true, min, Kind.TWIN);
     }
 
     /** Ablation twin: the figure must rise <em>above</em> {@code max}, the threshold the full engine meets. */
     public Case missesAtMost(String figure, double value, double max) {
-      return check(figure, value, false, max, true);
+      return check(figure, value, false, max, Kind.TWIN);
     }
 
-    private Case check(String figure, double value, boolean atLeast, double threshold, boolean twin) {
+    private Case check(String figure, double value, boolean atLeast, double threshold, Kind kind) {
       figures.put(figure, value);
-      checks.add(new Check(figure, value, atLeast, threshold, twin));
+      checks.add(new Check(figure, value, atLeast, threshold, kind));
       return this;
     }
 
-    /** Whether every check holds. */
+    /** Whether every check holds, the targets reported only included: the run meets the thresholds. */
     public boolean passed() {
       return checks.stream().allMatch(Check::met);
     }
 
-    /** Fails with every failed check and every figure of the run. */
+    /** Whether every asserted check holds (thresholds, floors, twins' misses). */
+    public boolean verified() {
+      return checks.stream().filter(c -> c.kind.asserted()).allMatch(Check::met);
+    }
+
+    /** Whether the run has a target that is reported only. */
+    boolean reportsTargets() {
+      return checks.stream().anyMatch(c -> c.kind == Kind.TARGET);
+    }
+
+    /** Fails with every failed asserted check and every figure of the run; targets reported only never fail it. */
     public void verify() {
-      List<String> failed = checks.stream().filter(c -> !c.met())
+      List<String> failed = checks.stream().filter(c -> c.kind.asserted() && !c.met())
           .map(c -> c.figure + " = " + fmt(c.value) + ", must be " + c.rule()).collect(Collectors.toList());
       assertThat(failed).as("%s, seed %d: %s", caseName, seed, describe()).isEmpty();
     }
@@ -113,7 +196,7 @@ public final class Sweep {
       return java.util.Collections.unmodifiableMap(figures);
     }
 
-    /** The figures whose check failed. */
+    /** The figures with a check that failed, targets reported only included. */
     public List<String> failedFigures() {
       return checks.stream().filter(c -> !c.met()).map(Check::figure).distinct().collect(Collectors.toList());
     }
@@ -139,50 +222,80 @@ public final class Sweep {
     }
   }
 
-  /** The Markdown summary of every case run so far. */
+  /**
+   * The Markdown summary of every case run so far: per case and figure the target (the issue's threshold, or the
+   * one a twin must miss), what the test asserts (the target itself, a regression floor, or nothing: reported
+   * only), min, median and max over the seeds, and the seeds that miss the target (and any below a floor).
+   */
   public synchronized String summary() {
     StringBuilder out = new StringBuilder();
     out.append("### ").append(name).append("\n\n");
-    out.append("| case | figure | threshold | min | median | max | runs | failing seeds |\n");
-    out.append("|---|---|---|---:|---:|---:|---:|---|\n");
+    out.append("| case | figure | target | asserted | min | median | max | runs | seeds missing the target |\n");
+    out.append("|---|---|---|---|---:|---:|---:|---:|---|\n");
     Map<String, List<Case>> byCase = new LinkedHashMap<>();
     for (Case c : cases) {
       byCase.computeIfAbsent(c.caseName, k -> new ArrayList<>()).add(c);
     }
     for (Map.Entry<String, List<Case>> e : byCase.entrySet()) {
       List<Case> runs = e.getValue();
-      Map<String, String> rules = new LinkedHashMap<>();
+      Map<String, List<String>> targets = new LinkedHashMap<>();
+      Map<String, List<String>> asserted = new LinkedHashMap<>();
       for (Case c : runs) {
         for (String figure : c.figures.keySet()) {
-          rules.putIfAbsent(figure, "");
+          targets.putIfAbsent(figure, new ArrayList<>());
+          asserted.putIfAbsent(figure, new ArrayList<>());
         }
         for (Check check : c.checks) {
-          rules.merge(check.figure, check.rule(), (a, b) -> a.isEmpty() || a.equals(b) ? b
-              : a.contains(b) ? a : a + " and " + b);
+          addOnce(check.kind.judgesTarget() ? targets.get(check.figure) : null, check.rule());
+          addOnce(check.kind.asserted() ? asserted.get(check.figure) : null, check.asserted());
         }
       }
-      for (Map.Entry<String, String> rule : rules.entrySet()) {
-        String figure = rule.getKey();
+      for (String figure : targets.keySet()) {
         double[] values = runs.stream().map(c -> c.figures.get(figure)).filter(v -> v != null)
             .mapToDouble(Double::doubleValue).sorted().toArray();
-        String failing = runs.stream()
-            .filter(c -> c.checks.stream().anyMatch(k -> k.figure.equals(figure) && !k.met()))
-            .map(c -> Long.toString(c.seed)).collect(Collectors.joining(" "));
-        out.append("| ").append(e.getKey()).append(" | ").append(figure).append(" | ").append(rule.getValue())
+        String missing = seeds(runs, figure, true);
+        String belowFloor = seeds(runs, figure, false);
+        String target = String.join(" and ", targets.get(figure));
+        String assertion = asserted.get(figure).isEmpty() ? (target.isEmpty() ? "" : "reported only")
+            : String.join(" and ", asserted.get(figure));
+        out.append("| ").append(e.getKey()).append(" | ").append(figure).append(" | ").append(target)
+            .append(" | ").append(assertion)
             .append(" | ").append(values.length == 0 ? "" : fmt(values[0]))
             .append(" | ").append(values.length == 0 ? "" : fmt(median(values)))
             .append(" | ").append(values.length == 0 ? "" : fmt(values[values.length - 1]))
             .append(" | ").append(values.length)
-            .append(" | ").append(failing.isEmpty() ? "–" : failing).append(" |\n");
+            .append(" | ").append(missing.isEmpty() ? "–" : missing)
+            .append(belowFloor.isEmpty() ? "" : "; below the floor: " + belowFloor).append(" |\n");
       }
     }
     out.append('\n');
     for (Map.Entry<String, List<Case>> e : byCase.entrySet()) {
-      long passed = e.getValue().stream().filter(Case::passed).count();
-      out.append("- ").append(e.getKey()).append(": ").append(passed).append(" of ").append(e.getValue().size())
-          .append(" runs pass\n");
+      List<Case> runs = e.getValue();
+      long passed = runs.stream().filter(Case::passed).count();
+      out.append("- ").append(e.getKey()).append(": ");
+      if (runs.stream().anyMatch(Case::reportsTargets)) {
+        long verified = runs.stream().filter(Case::verified).count();
+        out.append(passed).append(" of ").append(runs.size()).append(" runs meet the target; ").append(verified)
+            .append(" of ").append(runs.size()).append(" meet the floors\n");
+      } else {
+        out.append(passed).append(" of ").append(runs.size()).append(" runs pass\n");
+      }
     }
     return out.toString();
+  }
+
+  private static void addOnce(List<String> rules, String rule) {
+    if (rules != null && !rule.isEmpty() && !rules.contains(rule)) {
+      rules.add(rule);
+    }
+  }
+
+  /** The seeds whose check of the figure failed: of the target ({@code target}) or of a floor. */
+  private static String seeds(List<Case> runs, String figure, boolean target) {
+    return runs.stream()
+        .filter(c -> c.checks.stream().anyMatch(k -> k.figure.equals(figure) && k.kind.judgesTarget() == target
+            && !k.met()))
+        .map(c -> Long.toString(c.seed)).collect(Collectors.joining(" "));
   }
 
   private static double median(double[] sorted) {
