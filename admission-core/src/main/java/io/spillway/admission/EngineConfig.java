@@ -348,7 +348,7 @@ public final class EngineConfig {
    */
   public static final class Builder {
 
-    private int initialLimit = 32;
+    private int initialLimit = 64;
     private int minLimit = 4;
     private int maxLimit = 1024;
     private final Duration[] latencyTarget = perOp(Duration.ZERO, Duration.ZERO, Duration.ZERO);
@@ -428,7 +428,7 @@ public final class EngineConfig {
       latencyMinSamples = c.latencyMinSamples;
     }
 
-    /** Inflight limit at start (default 32); within [minLimit, maxLimit]. */
+    /** Inflight limit at start (default 64, a connection pool's worth before anything is measured); in [min, max]. */
     public Builder initialLimit(int value) {
       initialLimit = value;
       return this;

@@ -15,10 +15,12 @@ import java.time.Duration;
  *       being the configured timeout or, for a slower op type, the same multiple of its service time (at most
  *       {@link #MAX_TIMEOUT_NANOS}).</li>
  * </ul>
- * Before an op type has completed anything (a cold node), nothing is known of its service time: its queues keep
- * their configured target but do not slough, and a queued request waits up to {@link #MAX_TIMEOUT_NANOS}. A cold
- * node's first burst is then served as its permits free up instead of being answered QUEUE_TIMEOUT after 100 ms
- * while its first writes (JIT, a new Raft log) take longer. {@code queue-timeout-p90-multiple: 0} turns all of it
+ * Until an op type's p90 is known (its first 250 completions, or 2 s of them: a cold node), nothing reliable is
+ * known of its service time: its queues keep their configured target but do not slough, and a queued request waits
+ * up to {@link #MAX_TIMEOUT_NANOS}. A cold node's first burst is then served as its permits free up instead of being
+ * answered QUEUE_TIMEOUT after 100 ms while its first writes (JIT, a new Raft log) take longer; the running
+ * service-time estimate, which starts from {@code initial-service-time} and follows each completion only in part,
+ * is no measure of that yet. {@code queue-timeout-p90-multiple: 0} turns all of it
  * off: the configured values apply as they are.
  *
  * <p>Control thread only.
@@ -74,13 +76,13 @@ final class QueueTuning {
     if (multiple <= 0) {
       return Dispatcher.codelConfig(c, op, c.queueTimeoutNanos[i]);
     }
-    if (latency.successes(op) == 0) {
+    double p90 = latency.smoothedP90Nanos(op);
+    if (Double.isNaN(p90)) {
       return Dispatcher.codelConfig(c, op, Math.max(c.queueTimeoutNanos[i], MAX_TIMEOUT_NANOS)).toBuilder()
           .sloughFactor(CodelConfig.MAX_SLOUGH_FACTOR).build();
     }
     long service = services.estimateNanos(op);
-    double p90 = latency.smoothedP90Nanos(op);
-    double reference = Double.isNaN(p90) ? service : Math.max(p90, service);
+    double reference = Math.max(p90, service);
     long target = Math.max(c.queueTargetNanos[i], (long) (TARGET_SERVICE_FRACTION * service));
     long interval = Math.max(c.queueIntervalNanos[i], INTERVAL_TARGETS * target);
     long cap = Math.max(c.queueTimeoutNanos[i], (long) Math.min(MAX_TIMEOUT_NANOS, multiple * service));

@@ -27,7 +27,8 @@ class CostCapMatchesChargeTest {
 
   @Test
   void aQuietClientReachesTheInflightLimitBeforeItsCostCapAfterTheFirstTick() {
-    AdmissionEngine engine = AdmissionEngine.create(EngineConfig.defaults(), clock); // limit 32, read 1 ms
+    // limit 32, read 1 ms
+    AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder().initialLimit(32).build(), clock);
     ClientHandle client = engine.clients().register("redis-benchmark");
     assertThat(client.maxOutstandingRequests()).as("count cap: share 2.0 x limit 32").isEqualTo(64);
 
@@ -57,7 +58,7 @@ class CostCapMatchesChargeTest {
 
   @Test
   void aSlowCompletionBetweenTwoTicksDoesNotMakeTheNextReadsOutweighTheCap() {
-    AdmissionEngine engine = AdmissionEngine.create(EngineConfig.defaults(), clock);
+    AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder().initialLimit(32).build(), clock);
     ClientHandle client = engine.clients().register("redis-benchmark");
     long first = engine.tryAcquire(OpType.READ, Tier.T1, client);
     clock.advance(100 * MS);
