@@ -1,6 +1,7 @@
 package io.spillway.admission.sim;
 
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,8 +12,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Renders the plant matrix as a Markdown table (one row per plant and load shape, a cell's failed thresholds in
- * bold) and writes one step response as CSV for a chart.
+ * Renders the plant matrix as a Markdown table (one row per plant and load shape, a cell's missed thresholds in
+ * bold, its verdict against the thresholds, and what the test asserts of it) and writes one step response as CSV
+ * for a chart.
  */
 final class PlantMatrixPrinter {
 
@@ -28,7 +30,17 @@ final class PlantMatrixPrinter {
   };
 
   /** One judged cell. */
-  record Row(PlantRun.Config config, Plant plant, Plant.Shape shape, Sweep.Case result, double wallSeconds) {}
+  record Row(PlantRun.Config config, Plant plant, Plant.Shape shape, Sweep.Case result, double wallSeconds,
+      PlantMatrixTest.Floor floor) {
+    /** The floors asserted (goodput / T0+T1, and the STUCK invariant), or that the cell is reported only. */
+    String asserted() {
+      if (floor == null) {
+        return "reported only";
+      }
+      String text = plain(floor.goodput()) + " / " + plain(floor.critical());
+      return floor.stuck() ? text + "; ratio 0 ≤ 1 s" : text;
+    }
+  }
 
   private final List<Row> rows = new ArrayList<>();
 
@@ -42,15 +54,21 @@ final class PlantMatrixPrinter {
     out.append("DEFAULTS: `EngineConfig.builder()` defaults (READ latency target 10 ms, limit 32 in [4, 1024]), only"
         + " the READ service-time estimate set to S. FITTED: the same with the READ latency target at 3 × S and"
         + " limit bounds [1, max(1024, 4 K)].\n");
-    out.append("Thresholds: settle ≤ 5 s, overshoot ≤ 0.10, CV ≤ 0.10, goodput ≥ 0.95, T0+T1 = 1, ratio back to 0"
-        + " ≤ 1 s (STUCK). Failed figures in **bold**.\n\n");
+    out.append(String.format(Locale.ROOT, "Thresholds (the issue's): settle ≤ %s s, overshoot ≤ %s, CV ≤ %s,"
+        + " goodput ≥ %s, T0+T1 = %s, ratio back to 0 ≤ %s s (STUCK); the verdict is against them, missed figures in"
+        + " **bold**. The last column is what `PlantMatrixTest` asserts: the floors for goodput / T0+T1 (a floor"
+        + " equal to the threshold asserts the threshold) and, where listed, the STUCK invariant.%n%n",
+        plain(PlantMatrixTest.SETTLE_TARGET), plain(PlantMatrixTest.OVERSHOOT_TARGET),
+        plain(PlantMatrixTest.CV_TARGET), plain(PlantMatrixTest.GOODPUT_TARGET),
+        plain(PlantMatrixTest.CRITICAL_TARGET), plain(PlantMatrixTest.ZERO_RATIO_TARGET)));
     out.append("| config | plant | shape |");
     for (String[] column : COLUMNS) {
       out.append(' ').append(column[1]).append(" |");
     }
-    out.append(" result |\n|---|---|---|");
-    out.append("---:|".repeat(COLUMNS.length)).append("---|\n");
+    out.append(" result | asserted (floors: goodput / T0+T1) |\n|---|---|---|");
+    out.append("---:|".repeat(COLUMNS.length)).append("---|---|\n");
     int passed = 0;
+    int verified = 0;
     for (Row row : rows) {
       Map<String, Double> figures = row.result.figures();
       List<String> failed = row.result.failedFigures();
@@ -61,13 +79,19 @@ final class PlantMatrixPrinter {
         String text = value == null ? "–" : Sweep.fmt(value);
         out.append(' ').append(failed.contains(column[0]) ? "**" + text + "**" : text).append(" |");
       }
-      out.append(failed.isEmpty() ? " pass" : " FAIL").append(" |\n");
+      out.append(failed.isEmpty() ? " pass" : " FAIL").append(" | ").append(row.asserted()).append(" |\n");
       passed += failed.isEmpty() ? 1 : 0;
+      verified += row.result.verified() ? 1 : 0;
     }
     double wall = rows.stream().mapToDouble(Row::wallSeconds).sum();
-    out.append(String.format(Locale.ROOT, "%n%d of %d cells pass; %.1f s of wall time.%n", passed, rows.size(),
-        wall));
+    out.append(String.format(Locale.ROOT, "%n%d of %d cells meet the thresholds; %d of %d hold what the test"
+        + " asserts; %.1f s of wall time.%n", passed, rows.size(), verified, rows.size(), wall));
     return out.toString();
+  }
+
+  /** A threshold or floor as written in the test: 0.95, 1, 0.1. */
+  static String plain(double v) {
+    return BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
   }
 
   /** Prints the table and writes it to {@code target/plant-matrix.md}. */
