@@ -73,8 +73,15 @@ final class ControlLoop {
   static final double INFLIGHT_SMOOTHING = 0.3;
   /** Seconds of unsaturated ticks a learned latency baseline spans. */
   static final int BASELINE_WINDOW_SECONDS = 60;
-  /** Samples a low-load p90 of the baseline pools (Envoy's minRTT request_count is 50). */
-  static final int BASELINE_MIN_SAMPLES = 50;
+  /**
+   * Samples a low-load p90 of the baseline pools, or a second of contributing ticks, whichever first. Small on
+   * purpose: a node that starts under a ramp is at low inflight only for its first second or so, and a baseline
+   * from then spares it a probe while its limit is still the initial one (a lower value only makes the limit more
+   * careful; probes replace it later).
+   */
+  static final int BASELINE_MIN_SAMPLES = 20;
+  /** Ticks after which a thin baseline pool closes anyway. */
+  static final long BASELINE_MAX_POOL_NANOS = 1_000_000_000L;
   /** A learned latency target is this multiple of the op type's no-load p90. */
   static final double LEARNED_TARGET_MULTIPLE = 2.0;
 
@@ -126,7 +133,7 @@ final class ControlLoop {
       latencySignals[op.ordinal()] = new MeasuredSignal("latency.p90." + op.name().toLowerCase(),
           SignalScope.of(config.latencySignalScope(op)), Double.NaN, true);
       baselines[op.ordinal()] = new LatencyBaseline(BASELINE_WINDOW_SECONDS, BASELINE_MIN_SAMPLES,
-          (int) Math.max(1, LatencySampling.WINDOW_NANOS / config.tickPeriodNanos),
+          (int) Math.max(1, BASELINE_MAX_POOL_NANOS / config.tickPeriodNanos),
           path.latency[op.ordinal()].newPool());
     }
     this.queues = new QueueTuning(config, dispatcher, latency, path.serviceTimes);
@@ -168,7 +175,9 @@ final class ControlLoop {
     boolean wasPinned = probe.probing();
     inflightAverage += INFLIGHT_SMOOTHING * (path.limiter.inflight() - inflightAverage);
     double idle = Math.max(0.0, 1.0 - inflightAverage / Math.max(1, limitBefore));
-    boolean lowLoad = wasPinned ? probe.sampling(peak, pinnedLimit) : !saturatedNow && peak <= c.minLimit;
+    // Low load: at most the inflight a probe would pin (an eighth of the limit, at least limit.min), nothing waiting.
+    boolean lowLoad = wasPinned ? probe.sampling(peak, pinnedLimit)
+        : !saturatedNow && peak <= Math.max(c.minLimit, limitBefore / PROBE_LIMIT_DIVISOR);
 
     latency.sample(path.latency);
     long completions = latency.completions();

@@ -11,8 +11,8 @@ package io.spillway.admission.control;
  * {@link #MAX_PROBE_SERVICE_TIMES} mean service times (within [1 s, 10 s]), long enough for its samples not to be
  * only the fast requests that happened to finish first; the interval starts at
  * {@link #FIRST_INTERVAL_NANOS} and doubles up to {@link #INTERVAL_NANOS}, so that a baseline first measured on a
- * cold JVM is soon measured again (and the first probe waits that long after start, so a cold node's first burst
- * meets its initial limit, not a pinned one); pins the limit to an eighth of the tuned limit, at least the engine's {@code limit.min} (a node of hundreds of
+ * cold JVM is soon measured again (the first probe waits {@link #FIRST_PROBE_DELAY_NANOS} after start, so a
+ * cold node's first burst meets its initial limit, not a pinned one); pins the limit to an eighth of the tuned limit, at least the engine's {@code limit.min} (a node of hundreds of
  * workers gets its samples in a fraction of a second, and the lowest value over the window comes from the probes
  * that ran below the worker count),
  * waits until the work admitted above that limit has drained (its latency holds the old queue), then samples until
@@ -29,6 +29,8 @@ public final class BaselineProbe {
   public static final long INTERVAL_NANOS = 60_000_000_000L;
   /** The first interval; it doubles with each probe up to {@link #INTERVAL_NANOS}, so a cold start converges fast. */
   public static final long FIRST_INTERVAL_NANOS = 5_000_000_000L;
+  /** The first probe waits this long after the engine's first tick: a cold node's first burst is not probed. */
+  public static final long FIRST_PROBE_DELAY_NANOS = 1_000_000_000L;
   /** Jitter of the interval, as a fraction (Envoy's default 15 %): nodes started together do not probe together. */
   public static final double JITTER = 0.15;
   /** The longest a probe pins the limit, drain included, in mean service times: enough for its samples. */
@@ -66,7 +68,7 @@ public final class BaselineProbe {
   public boolean tick(boolean saturated, boolean baselineKnown, boolean latencyAboveTarget, boolean freshBaseline,
       double meanServiceNanos, long nowNanos) {
     if (nextDueNanos == Long.MIN_VALUE) {
-      nextDueNanos = nowNanos + FIRST_INTERVAL_NANOS; // a cold start's first burst is not probed: the JIT warms up
+      nextDueNanos = nowNanos + FIRST_PROBE_DELAY_NANOS; // a cold start's first burst is not probed
     }
     if (freshBaseline) {
       lastBaselineNanos = nowNanos;
