@@ -175,12 +175,11 @@ final class ControlLoop {
     boolean wasPinned = probe.probing();
     inflightAverage += INFLIGHT_SMOOTHING * (path.limiter.inflight() - inflightAverage);
     double idle = Math.max(0.0, 1.0 - inflightAverage / Math.max(1, limitBefore));
-    // Low load: at most the inflight a probe would pin (an eighth of the limit, at least limit.min), nothing waiting.
-    boolean lowLoad = wasPinned ? probe.sampling(peak, pinnedLimit)
-        : !saturatedNow && peak <= Math.max(c.minLimit, limitBefore / PROBE_LIMIT_DIVISOR);
-
     latency.sample(path.latency);
     long completions = latency.completions();
+    // Low load: at most the inflight a probe would pin (an eighth of the limit, at least limit.min), nothing waiting.
+    boolean lowLoad = wasPinned ? probe.sampling(peak, pinnedLimit, completions)
+        : !saturatedNow && peak <= Math.max(c.minLimit, limitBefore / PROBE_LIMIT_DIVISOR);
     double worst = Double.NaN;
     boolean freshBaseline = false;
     boolean baselineKnown = true;
@@ -225,6 +224,7 @@ final class ControlLoop {
           b.startMeasurement(); // the probe's value comes from its own samples and replaces the window
         }
         pinnedLimit = Math.max(c.minLimit, tuner.limit() / PROBE_LIMIT_DIVISOR);
+        probe.pinned(path.limiter.inflight());
         path.limiter.setLimit(pinnedLimit);
         path.events.limitChanged(limitBefore, pinnedLimit, now);
       }

@@ -42,6 +42,7 @@ public final class BaselineProbe {
   private final long seed;
   private boolean probing;
   private boolean drained;
+  private long toDrain;
   private long startedNanos;
   private long probeNanos;
   private long lastBaselineNanos = Long.MIN_VALUE;
@@ -103,12 +104,22 @@ public final class BaselineProbe {
     return probing;
   }
 
+  /** The probe has pinned the limit with {@code inflight} requests admitted before the pin still running. */
+  public void pinned(int inflight) {
+    toDrain = inflight;
+  }
+
   /**
-   * Whether this probe tick's latencies measure the pinned concurrency: true once the peak inflight of a tick has
-   * stayed within the pinned limit (the work admitted before the pin has finished). Control thread.
+   * Whether this probe tick's latencies measure the pinned concurrency: only once as many requests have completed
+   * since the pin as were in flight at it, and a tick's peak inflight stayed within the pinned limit. Before that the
+   * completions are the work admitted above the pin, whose latency holds the old queue (a node's storage FIFO:
+   * seconds on a slow one). Control thread.
+   *
+   * @param completions requests completed in this tick
    */
-  public boolean sampling(int peakInflight, int pinnedLimit) {
-    if (probing && !drained && peakInflight <= pinnedLimit) {
+  public boolean sampling(int peakInflight, int pinnedLimit, long completions) {
+    toDrain -= completions;
+    if (probing && !drained && toDrain <= 0 && peakInflight <= pinnedLimit) {
       drained = true;
       return false; // this tick still held the tail of the old queue; sample from the next one
     }
