@@ -54,7 +54,7 @@ class FollowerLagScenarioTest {
   private static final double T1_SHED_TARGET = 0.01;
   /**
    * The regression ceiling for partition 7's T1 writes shed — not the target. Measured over seeds 1–20 on the engine
-   * of 4e07170: 0.0412–0.1259; the highest seed plus half the range, rounded up to 0.01 (margin 0.044; the rule is
+   * of 72243e9: 0.0412–0.1259; the highest seed plus half the range, rounded up to 0.01 (margin 0.044; the rule is
    * in {@link Sweep.Case#regressionFloor}). T3 loses 0.49–0.61 of its writes, so the ceiling still fails an engine
    * that sheds T1 like T3.
    */

@@ -26,11 +26,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * that the workers never idle between a completion and the next admission, and the p90 latency target (3 × the
  * base service time) bounds the queue as well. Hence the band {@code K ≤ mean settled limit ≤ 2.5 K} = [8, 20]:
  * K + beta = 14 plus the room the noisy p90 leaves; measured settled means from the default start are 14.7–14.9
- * (4e07170). A limit that does not move fails it from either far start: the twins freeze the limit at 64 and at 4.
+ * (72243e9). A limit that does not move fails it from either far start: the twins freeze the limit at 64 and at 4.
  *
  * <p>Target not met yet from the floor: from 16 and 64 every seed meets every threshold; from 4, the CV over 4–10 s
- * is within the target on 19 seeds (the limit climbs by one every 0.3 s to 11–12 = 1.5 K by 2.5 s and stays about
- * there) but 0.106 on seed 6, whose limit climbs again, to 14–15, between 5 and 6.5 s. The summary reports every
+ * is within the target on 18 seeds (the limit climbs by one every 0.3 s to 11–12 = 1.5 K by 2.5 s and stays about
+ * there) but 0.12 on seeds 1 and 10, whose limit climbs again, to 14–17, between 5 and 7 s. The summary reports every
  * seed against CV ≤ 0.10; from 4 the test asserts a {@link #CV_CEILING_FROM_FLOOR regression ceiling} instead.
  * Every other threshold stays asserted at the target.
  */
@@ -48,10 +48,10 @@ class LimitConvergenceScenarioTest {
   private static final int FLOOR_START = 4;
   /**
    * The regression ceiling for the CV from limit 4 — not the target. Measured over seeds 1–20 on the engine of
-   * 4e07170: 0–0.1057; the highest seed plus half the range, rounded up to 0.01 (margin 0.054; the rule is in
+   * 72243e9: 0–0.1226; the highest seed plus half the range, rounded up to 0.01 (margin 0.067; the rule is in
    * {@link Sweep.Case#regressionFloor}).
    */
-  static final double CV_CEILING_FROM_FLOOR = 0.16;
+  static final double CV_CEILING_FROM_FLOOR = 0.19;
 
   static Stream<Arguments> starts() {
     return Seeds.cross(Seeds.SWEEP, 16, 64, 4);

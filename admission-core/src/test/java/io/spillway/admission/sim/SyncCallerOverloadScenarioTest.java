@@ -32,7 +32,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * when it happens to find a free permit.
  *
  * <p>Target not met yet: goodput and T0 hold on every seed, but T0 + T1 success is 0.97–0.98 (all sync, 3×),
- * 0.88–0.89 (all sync, 6×), 0.83–0.88 (critical sync, 3×) and 0.77–0.79 (critical sync, 6×) over the 20 seeds:
+ * 0.88–0.89 (all sync, 6×), 0.84–0.88 (critical sync, 3×) and 0.75–0.79 (critical sync, 6×) over the 20 seeds:
  * the ratio engages (about 0.6 at 3×, 0.8 at 6×), but the sync T0 + T1 callers still meet INFLIGHT_LIMIT 2–25 % of the
  * time. The sweep summary reports every seed against the 99.9 % target; the test asserts a {@link #criticalFloor
  * regression floor} per case instead, so that a regression fails it. The twins are still held to the target.
@@ -50,9 +50,9 @@ class SyncCallerOverloadScenarioTest {
   private static final double CRITICAL_TARGET = 0.999;
 
   /**
-   * The regression floor for T0 + T1 success — not the target. Measured over seeds 1–20 on the engine of 4e07170
-   * (min–max): all sync 3× 0.9709–0.9814, 6× 0.8824–0.8926; critical sync 3× 0.8301–0.8752, 6× 0.7671–0.7912;
-   * each floor is the lowest seed minus half the range, rounded down to 0.01 (margins 0.011, 0.012, 0.030, 0.017;
+   * The regression floor for T0 + T1 success — not the target. Measured over seeds 1–20 on the engine of 72243e9
+   * (min–max): all sync 3× 0.9709–0.9814, 6× 0.8824–0.8926; critical sync 3× 0.8359–0.8803, 6× 0.7542–0.7888;
+   * each floor is the lowest seed minus half the range, rounded down to 0.01 (margins 0.011, 0.012, 0.026, 0.024;
    * the rule is in {@link Sweep.Case#regressionFloor}). Each floor is also above every seed of the case's twin (at
    * most 0.86, 0.67, 0.77, 0.60), so the assertion still tells the rejector from no rejector.
    */
@@ -60,7 +60,7 @@ class SyncCallerOverloadScenarioTest {
     if (shape == Shape.ALL_SYNC) {
       return multiple < 4 ? 0.96 : 0.87;
     }
-    return multiple < 4 ? 0.80 : 0.75;
+    return multiple < 4 ? 0.81 : 0.73;
   }
 
   static Stream<Arguments> headline() {
