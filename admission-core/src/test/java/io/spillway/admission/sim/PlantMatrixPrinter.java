@@ -1,11 +1,14 @@
 package io.spillway.admission.sim;
 
+import io.spillway.admission.EngineConfig;
+import io.spillway.admission.OpType;
 import java.io.IOException;
-import java.math.BigDecimal;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -51,9 +54,13 @@ final class PlantMatrixPrinter {
   synchronized String markdown() {
     StringBuilder out = new StringBuilder();
     out.append("### Plant matrix\n\n");
-    out.append("DEFAULTS: `EngineConfig.builder()` defaults (READ latency target 10 ms, limit 32 in [4, 1024]), only"
-        + " the READ service-time estimate set to S. FITTED: the same with the READ latency target at 3 × S and"
-        + " limit bounds [1, max(1024, 4 K)].\n");
+    EngineConfig shipped = EngineConfig.builder().build();
+    Duration target = shipped.latencyTarget(OpType.READ);
+    out.append(String.format(Locale.ROOT, "DEFAULTS: `EngineConfig.builder()` defaults (READ latency target %s,"
+        + " initial limit %d in [%d, %d]), only the READ service-time estimate set to S. FITTED: the same with the"
+        + " READ latency target at 3 × S and limit bounds [1, max(1024, 4 K)].%n",
+        target.isZero() ? "learned" : target.toMillis() + " ms", shipped.initialLimit(), shipped.minLimit(),
+        shipped.maxLimit()));
     out.append(String.format(Locale.ROOT, "Thresholds (the issue's): settle ≤ %s s, overshoot ≤ %s, CV ≤ %s,"
         + " goodput ≥ %s, T0+T1 = %s, ratio back to 0 ≤ %s s (STUCK); the verdict is against them, missed figures in"
         + " **bold**. The last column is what `PlantMatrixTest` asserts: the floors for goodput / T0+T1 (a floor"
