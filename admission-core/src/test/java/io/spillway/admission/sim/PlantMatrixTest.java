@@ -31,30 +31,29 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the configuration from those of the control loops. The table goes to stdout and {@code target/plant-matrix.md};
  * the step response of DEFAULTS on S 1 ms, C 10,000/s (K 10) to {@code target/step-response.csv}.
  *
- * <p>What is asserted. Most cells miss some threshold on the engine of 72243e9, so the table judges every cell
+ * <p>What is asserted. Most cells miss some threshold on the engine of 8b35cd1, so the table judges every cell
  * against the thresholds (pass/FAIL, reported), and the test asserts what today's engine holds, so that a regression
  * still fails it:
  * <ul>
  *   <li>on the 1 ms and 20 ms plants, per cell ({@link #FLOORS}): goodput and T0 + T1 success at their threshold
- *       where seed 1 meets it under every calibrated probe jitter, otherwise at a regression floor — the lowest
- *       value over all calibration runs minus 0.02, rounded down to 0.01, and at least 0 (0.02 is about twice the
- *       median half-range of a cell's goodput over those runs, 0.012; T0 + T1 varies less, 0.001);</li>
- *   <li>the STUCK invariant (every ratio 0 within 1 s) where seed 1 meets it under every calibrated probe
- *       jitter;</li>
+ *       where every calibration run meets it, otherwise at a regression floor — the lowest value over the
+ *       calibration runs minus 0.02, rounded down to 0.01, and at least 0 (0.02 is about twice the median
+ *       half-range of a cell's goodput over those runs, 0.012; T0 + T1 varies less, 0.001);</li>
+ *   <li>the STUCK invariant (every ratio 0 within 1 s) where every calibration run meets it: DEFAULTS S 1 ms K 1 and
+ *       K 3;</li>
  *   <li>nothing on the 200 ms plants: reported only, open.</li>
  * </ul>
  * Settle time, overshoot and CV are reported only.
  *
- * <p>Calibration (engine of 72243e9): seed 1 under nine different probe jitters, and seeds 2–6. With the shipped
- * defaults the engine learns its latency baselines with probes whose interval is jittered by
- * {@code System.identityHashCode} of its control loop, so a DEFAULTS cell's figures change from JVM to JVM for the
- * same seed (goodput by up to 0.6 on S 20 ms K 200). Some thresholds that seed 1 meets, and the test asserts, are
- * missed on other seeds: the STUCK invariant on DEFAULTS S 20 ms K 2 (1.1–12 s on seeds 2–6), FITTED S 20 ms K 6
- * (12 s on seeds 2, 3) and K 20 (12 s on seeds 4, 5); goodput on DEFAULTS S 1 ms K 3 STEP, S 20 ms K 2 STEP, K 60
- * STEP and RAMP (0.89–0.95 on one to three seeds), FITTED S 20 ms K 6 STEP (0.90, 0.92) and STUCK (0.62), K 20 STUCK
- * (0.78); T0 + T1 on FITTED S 20 ms K 6 STEP (0.955, 0.964) and, by at most 0.005, on four small cells. An
- * engine change that moves seed 1's trajectory can trip these without making the engine worse: look at other seeds
- * ({@code -Dspillway.plant.seed=2}) before calling it a regression.
+ * <p>Calibration (engine of 8b35cd1): seed 1 under nine different probe jitters, and seeds 2–6. The test runs seed
+ * 1 only, but the figures of one seed are not fixed: with the shipped defaults the engine learns its latency
+ * baselines with probes whose interval is jittered by {@code System.identityHashCode} of its control loop, so a
+ * DEFAULTS cell's figures change from JVM to JVM (goodput by up to 0.67 on S 20 ms K 200 SLOW_NODE), and any engine
+ * change moves the trajectories as much as another seed does. Hence the envelope over all fourteen runs. Some cells that
+ * seed 1 passes are bistable on other seeds — the STUCK invariant on DEFAULTS S 20 ms K 2 (1.1–12 s on seeds 2–6)
+ * and FITTED S 20 ms K 6 and K 20 (12 s on two seeds each), goodput on FITTED S 20 ms K 6 STUCK (0.62 on seed 3) —
+ * and their floors sit under the bad mode. {@code -Dspillway.plant.seed=N} runs another seed to look at it (the
+ * floors are for seed 1).
  */
 class PlantMatrixTest {
 
@@ -84,35 +83,35 @@ class PlantMatrixTest {
       DEFAULTS 1  1   RAMP      0.95 1.00 -
       DEFAULTS 1  1   SLOW_NODE 0.95 1.00 -
       DEFAULTS 1  1   STUCK     0.95 0.97 stuck
-      DEFAULTS 1  3   STEP      0.95 1.00 -
+      DEFAULTS 1  3   STEP      0.92 1.00 -
       DEFAULTS 1  3   RAMP      0.95 1.00 -
       DEFAULTS 1  3   SLOW_NODE 0.95 1.00 -
-      DEFAULTS 1  3   STUCK     0.95 1.00 stuck
+      DEFAULTS 1  3   STUCK     0.95 0.97 stuck
       DEFAULTS 1  10  STEP      0.95 0.97 -
       DEFAULTS 1  10  RAMP      0.95 0.97 -
       DEFAULTS 1  10  SLOW_NODE 0.95 1.00 -
-      DEFAULTS 1  10  STUCK     0.59 1.00 -
-      DEFAULTS 20 2   STEP      0.95 0.97 -
+      DEFAULTS 1  10  STUCK     0.59 0.97 -
+      DEFAULTS 20 2   STEP      0.90 0.97 -
       DEFAULTS 20 2   RAMP      0.95 0.97 -
       DEFAULTS 20 2   SLOW_NODE 0.95 1.00 -
-      DEFAULTS 20 2   STUCK     0.89 0.91 stuck
+      DEFAULTS 20 2   STUCK     0.89 0.91 -
       DEFAULTS 20 6   STEP      0.95 0.97 -
-      DEFAULTS 20 6   RAMP      0.92 0.97 -
+      DEFAULTS 20 6   RAMP      0.95 0.97 -
       DEFAULTS 20 6   SLOW_NODE 0.95 1.00 -
-      DEFAULTS 20 6   STUCK     0.81 1.00 -
-      DEFAULTS 20 20  STEP      0.89 0.96 -
+      DEFAULTS 20 6   STUCK     0.81 0.97 -
+      DEFAULTS 20 20  STEP      0.89 0.95 -
       DEFAULTS 20 20  RAMP      0.92 0.96 -
       DEFAULTS 20 20  SLOW_NODE 0.95 1.00 -
       DEFAULTS 20 20  STUCK     0.30 0.96 -
-      DEFAULTS 20 60  STEP      0.95 0.96 -
-      DEFAULTS 20 60  RAMP      0.95 0.96 -
+      DEFAULTS 20 60  STEP      0.90 0.96 -
+      DEFAULTS 20 60  RAMP      0.86 0.96 -
       DEFAULTS 20 60  SLOW_NODE 0.95 1.00 -
       DEFAULTS 20 60  STUCK     0.09 0.93 -
       DEFAULTS 20 200 STEP      0.25 0.62 -
       DEFAULTS 20 200 RAMP      0.28 0.87 -
       DEFAULTS 20 200 SLOW_NODE 0.30 0.95 -
       DEFAULTS 20 200 STUCK     0.01 0.48 -
-      FITTED   1  1   STEP      0.87 1.00 -
+      FITTED   1  1   STEP      0.87 0.97 -
       FITTED   1  1   RAMP      0.91 0.97 -
       FITTED   1  1   SLOW_NODE 0.95 1.00 -
       FITTED   1  1   STUCK     0.89 1.00 -
@@ -128,14 +127,14 @@ class PlantMatrixTest {
       FITTED   20 2   RAMP      0.87 0.96 -
       FITTED   20 2   SLOW_NODE 0.95 1.00 -
       FITTED   20 2   STUCK     0.63 0.94 -
-      FITTED   20 6   STEP      0.95 1.00 -
+      FITTED   20 6   STEP      0.88 0.93 -
       FITTED   20 6   RAMP      0.86 0.93 -
       FITTED   20 6   SLOW_NODE 0.95 1.00 -
-      FITTED   20 6   STUCK     0.95 0.97 stuck
+      FITTED   20 6   STUCK     0.60 0.97 -
       FITTED   20 20  STEP      0.95 1.00 -
       FITTED   20 20  RAMP      0.95 1.00 -
       FITTED   20 20  SLOW_NODE 0.95 1.00 -
-      FITTED   20 20  STUCK     0.95 1.00 stuck
+      FITTED   20 20  STUCK     0.76 1.00 -
       FITTED   20 60  STEP      0.95 1.00 -
       FITTED   20 60  RAMP      0.95 1.00 -
       FITTED   20 60  SLOW_NODE 0.03 0.73 -
