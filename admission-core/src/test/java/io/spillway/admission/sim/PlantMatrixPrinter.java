@@ -53,7 +53,7 @@ final class PlantMatrixPrinter {
 
   synchronized String markdown() {
     StringBuilder out = new StringBuilder();
-    out.append("### Plant matrix\n\n");
+    out.append("### Plant matrix, seed ").append(PlantMatrixTest.SEED).append("\n\n");
     EngineConfig shipped = EngineConfig.builder().build();
     Duration target = shipped.latencyTarget(OpType.READ);
     out.append(String.format(Locale.ROOT, "DEFAULTS: `EngineConfig.builder()` defaults (READ latency target %s,"

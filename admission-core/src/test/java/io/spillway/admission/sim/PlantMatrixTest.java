@@ -147,7 +147,7 @@ class PlantMatrixTest {
   private static final Map<String, Floor> FLOOR_BY_CELL = parseFloors();
 
   /** Seed 1, which the floors are calibrated for; {@code -Dspillway.plant.seed=N} runs another to look at it. */
-  private static final long SEED = Long.getLong("spillway.plant.seed", 1);
+  static final long SEED = Long.getLong("spillway.plant.seed", 1);
   private static final long MS = 1_000_000L;
   private static final Plant CHARTED = new Plant(1 * MS, 10_000);
   private static final PlantMatrixPrinter PRINTER = new PlantMatrixPrinter();
