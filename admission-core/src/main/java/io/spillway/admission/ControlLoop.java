@@ -126,7 +126,9 @@ final class ControlLoop {
     this.registry = registry;
     this.ticker = path.ticker;
     this.tuner = new VegasLimitTuner(config.initialLimit, config.minLimit, config.maxLimit);
-    this.probe = new BaselineProbe(System.identityHashCode(this));
+    // The jitter seed comes from the clock at start: engines started apart probe apart, and a simulation on a
+    // virtual clock is reproducible.
+    this.probe = new BaselineProbe(path.ticker.read());
     this.period = new TuningPeriod(path.latency);
     this.latency = new LatencySampling(config);
     for (OpType op : OpType.values()) {
