@@ -74,7 +74,7 @@ final class Dispatcher implements DeficitRoundRobin.Lanes<QueuedRequest> {
   Dispatcher(EngineConfig config, Ticker ticker, Sink sink) {
     this.sink = sink;
     this.queues = new MpscCodelQueue[OpType.count()][TIERS];
-    this.lastCriticalTier = Math.min(TIERS - 1, config.neverShedTierCount);
+    this.lastCriticalTier = config.lastCriticalTier();
     for (OpType op : OpType.values()) {
       CodelConfig codel = codelConfig(config, op, config.queueTimeoutNanos[op.ordinal()]);
       for (int t = 0; t < TIERS; t++) {

@@ -326,6 +326,14 @@ public final class EngineConfig {
   }
 
   /** Level boundary: requests with a priority level below this are never shed by the ratio. */
+  /**
+   * The least important of the critical tiers: the never-shed tiers and the next one, which the rejector sheds last.
+   * They alone may take the limit's reserve, and their queues are not sloughed.
+   */
+  int lastCriticalTier() {
+    return Math.min(Tier.count() - 1, neverShedTierCount);
+  }
+
   int firstSheddableLevel() {
     return neverShedTierCount * cohortsPerTier;
   }

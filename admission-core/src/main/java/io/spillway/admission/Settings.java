@@ -31,7 +31,7 @@ final class Settings {
     this.distribution = sameLevels ? previous.distribution
         : new PriorityDistribution(config.levels(), config.priorityWindow);
     this.firstSheddableLevel = config.firstSheddableLevel();
-    this.lastReservedTier = Math.min(Tier.count() - 1, config.neverShedTierCount);
+    this.lastReservedTier = config.lastCriticalTier();
     this.dryRun = config.dryRun;
     this.retryAfter = new RetryAfter(config.retryAfterMinNanos, config.retryAfterMaxNanos, config.retryAfterJitter);
   }
