@@ -114,8 +114,6 @@ final class ControlLoop {
   private double arrivalRate = Double.NaN;
   volatile double throughputPerSecond;
   volatile double errorRate;
-  volatile double worstLatencyRatio = Double.NaN;
-  volatile double cinnamonError;
   volatile boolean saturated;
   volatile long successes;
   volatile long ticks;
@@ -182,7 +180,6 @@ final class ControlLoop {
     // Low load: at most the inflight a probe would pin (an eighth of the limit, at least limit.min), nothing waiting.
     boolean lowLoad = wasPinned ? probe.sampling(peak, pinnedLimit, completions)
         : !saturatedNow && peak <= Math.max(c.minLimit, limitBefore / PROBE_LIMIT_DIVISOR);
-    double worst = Double.NaN;
     boolean freshBaseline = false;
     boolean baselineKnown = true;
     for (int i = 0; i < OpType.count(); i++) {
@@ -201,10 +198,6 @@ final class ControlLoop {
       double target = latencyTargetNanos(c, i);
       latencySignals[i].set(p90);
       latencySignals[i].target(c.latencyShedFactor * target);
-      if (!Double.isNaN(p90) && target > 0) {
-        double ratio = p90 / target;
-        worst = Double.isNaN(worst) ? ratio : Math.max(worst, ratio);
-      }
     }
     successes += completions;
     long errors = path.counters.outcomes(Outcome.ERROR);
@@ -306,8 +299,6 @@ final class ControlLoop {
     path.retry.update(waiting, throughput, meanServiceNanos, limit, maxRatio, c.ki, c.tickPeriodNanos);
     throughputPerSecond = throughput;
     errorRate = errors01;
-    worstLatencyRatio = worst;
-    cinnamonError = cinnamon;
     saturated = saturatedNow;
     ticks++;
     dispatcher.maintain();
@@ -447,14 +438,8 @@ final class ControlLoop {
     return probe.probing();
   }
 
-  /** Baseline probes started so far. */
-  long probes() {
-    return probe.probes();
-  }
-
   /** The learned no-load p90 of an op type (NaN before the first unsaturated sample). */
   double latencyBaselineNanos(OpType op) {
     return baselines[op.ordinal()].nanos();
   }
-
 }
