@@ -363,6 +363,7 @@ final class ControlLoop {
     path.limiter.setLimit(probe.probing() ? pinnedLimit : tuner.limit());
     path.events.limitChanged(previousLimit, tuner.limit(), ticker.read());
     latency.reconfigure(previous, next);
+    dispatcher.criticalTiers(next.lastCriticalTier());
     queues.reconfigure(next, latency, path.serviceTimes);
     for (OpType op : OpType.values()) {
       int i = op.ordinal();

@@ -27,15 +27,12 @@ final class Dispatcher implements DeficitRoundRobin.Lanes<QueuedRequest> {
   /** What the dispatcher needs from the engine. */
   interface Sink {
     /**
-     * Takes an inflight permit if one is free; the limit's reserve only when {@code critical} (a request of a tier
-     * up to {@link #lastReservedTier()} is waiting).
+     * Takes an inflight permit if one is free; the limit's reserve only when {@code critical} (a request of a
+     * critical tier is waiting).
      */
     boolean tryAcquirePermit(boolean critical);
 
-    /** The least important tier that may take the limit's reserve. */
-    int lastReservedTier();
-
-    /** Returns a permit taken by {@link #tryAcquirePermit()} and not used. */
+    /** Returns a permit taken by {@link #tryAcquirePermit} and not used. */
     void returnPermit();
 
     /** Grants the held permit to a request leaving its queue and hands it to the caller's executor. */
@@ -69,7 +66,8 @@ final class Dispatcher implements DeficitRoundRobin.Lanes<QueuedRequest> {
   private volatile boolean maintenanceRequested;
 
   @SuppressWarnings({"unchecked", "rawtypes"}) // generic array creation
-  private final int lastCriticalTier;
+  /** {@link EngineConfig#lastCriticalTier()}; written on reconfiguration, read by the drain owner. */
+  private volatile int lastCriticalTier;
 
   Dispatcher(EngineConfig config, Ticker ticker, Sink sink) {
     this.sink = sink;
@@ -159,7 +157,7 @@ final class Dispatcher implements DeficitRoundRobin.Lanes<QueuedRequest> {
       }
     }
     while (waiting > 0) {
-      if (!sink.tryAcquirePermit(criticalWaiting(sink.lastReservedTier()))) {
+      if (!sink.tryAcquirePermit(criticalWaiting(lastCriticalTier))) {
         return;
       }
       QueuedRequest next = drr.next(this);
@@ -234,6 +232,11 @@ final class Dispatcher implements DeficitRoundRobin.Lanes<QueuedRequest> {
    */
   private CodelConfig forTier(CodelConfig config, int tier) {
     return tier <= lastCriticalTier ? config.toBuilder().sloughFactor(CodelConfig.MAX_SLOUGH_FACTOR).build() : config;
+  }
+
+  /** A reconfiguration's critical tiers; the queues take them with their next {@link #reconfigure}. */
+  void criticalTiers(int lastCritical) {
+    lastCriticalTier = lastCritical;
   }
 
   void weights(int[] weights) {

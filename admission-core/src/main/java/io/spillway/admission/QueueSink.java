@@ -21,11 +21,6 @@ final class QueueSink implements Dispatcher.Sink {
   }
 
   @Override
-  public int lastReservedTier() {
-    return path.settings.lastReservedTier;
-  }
-
-  @Override
   public void returnPermit() {
     path.limiter.release();
   }

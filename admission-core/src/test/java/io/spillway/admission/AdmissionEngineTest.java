@@ -150,6 +150,28 @@ class AdmissionEngineTest {
   }
 
   @Test
+  void theLimitsReserveGoesToQueuedCriticalRequestsAndFollowsAReload() {
+    EngineConfig config = fixedLimit(8).build(); // a reserve of 8 / 8 = 1 permit for T0 and T1
+    AdmissionEngine engine = engine(config.toBuilder());
+    ClientHandle c = engine.clients().register("c");
+    for (int i = 0; i < 7; i++) {
+      assertThat(Decisions.isAdmitted(engine.tryAcquire(OpType.READ, Tier.T3, c))).isTrue();
+    }
+    assertThat(Decisions.reason(engine.tryAcquire(OpType.READ, Tier.T3, c))).as("T3 stops short of the reserve")
+        .isEqualTo(Reason.INFLIGHT_LIMIT);
+    long critical = engine.tryAcquire(OpType.READ, Tier.T1, c);
+    assertThat(Decisions.isAdmitted(critical)).as("T1 takes the reserve").isTrue();
+    Answer queued = new Answer();
+    engine.submit(OpType.READ, Tier.T2, c, DIRECT, queued);
+    engine.release(critical, Outcome.SUCCESS, MS);
+    assertThat(queued.calls).as("a queued T2 is not given the reserve").isZero();
+
+    engine.reconfigure(config.toBuilder().neverShedTiers(Tier.T0, Tier.T1).build()); // now T0-T2 are critical
+    engine.tick();
+    assertThat(queued.reason).as("the dispatcher follows the reload").isEqualTo(Reason.ADMITTED);
+  }
+
+  @Test
   void queuedRequestsFailFastOnTimeoutAtTheNextTickEvenIfNoPermitFrees() {
     AdmissionEngine engine = engine(fixedLimit(1).queueTimeout(OpType.READ, Duration.ofMillis(50)));
     ClientHandle c = engine.clients().register("c");
