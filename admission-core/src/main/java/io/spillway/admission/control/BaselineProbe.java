@@ -59,9 +59,10 @@ public final class BaselineProbe {
    *
    * @param saturated whether the tick saw the node saturated
    * @param baselineKnown whether every op type with traffic has a baseline
-   * @param latencyAboveTarget whether the tuner's last period read latency above its learned target: before the
-   *     limit is cut for it, a baseline older than the first interval is measured again (the node may just have
-   *     got slower: a new normal, not a queue)
+   * @param latencyAboveTarget whether the tuner's last period read latency above its learned target: a baseline
+   *     older than the first interval (one from quiet ticks, say) is then stale and measured again at the next
+   *     due probe, before the limit is cut further (the node may just have got slower: a new normal, not a
+   *     queue); probes themselves stay at least one interval apart
    * @param freshBaseline whether a baseline pooled a new value this tick (a low-load tick or a probe sample)
    * @param meanServiceNanos the node's mean service time, which sizes a probe that starts now
    * @param nowNanos the tick's time
@@ -77,12 +78,14 @@ public final class BaselineProbe {
     if (probing) {
       if (freshBaseline && drained || timeUp(nowNanos)) {
         probing = false;
-        nextDueNanos = nowNanos + jitteredInterval();
+          nextDueNanos = nowNanos + jitteredInterval();
       }
       return probing;
     }
-    long age = nowNanos - lastBaselineNanos;
-    boolean stale = !baselineKnown || age >= interval() || latencyAboveTarget && age >= FIRST_INTERVAL_NANOS;
+    // Never measured but known (every op type's target configured): nothing to refresh.
+    long age = lastBaselineNanos == Long.MIN_VALUE ? 0 : nowNanos - lastBaselineNanos;
+    boolean remeasure = latencyAboveTarget && age >= FIRST_INTERVAL_NANOS;
+    boolean stale = !baselineKnown || age >= interval() || remeasure;
     if (saturated && stale && nowNanos >= nextDueNanos) {
       probing = true;
       drained = false;

@@ -1,0 +1,98 @@
+package io.spillway.admission.control;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class BaselineProbeTest {
+
+  private static final long MS = 1_000_000L;
+  private static final long SECOND = 1_000 * MS;
+  private static final double SERVICE = 20 * MS;
+
+  @Test
+  void aColdNodesFirstBurstIsNotProbed() {
+    BaselineProbe probe = new BaselineProbe(1);
+    assertThat(probe.tick(true, false, false, false, SERVICE, 0)).isFalse();
+    assertThat(probe.tick(true, false, false, false, SERVICE, BaselineProbe.FIRST_PROBE_DELAY_NANOS - MS)).isFalse();
+    assertThat(probe.tick(true, false, false, false, SERVICE, BaselineProbe.FIRST_PROBE_DELAY_NANOS)).isTrue();
+    assertThat(probe.probes()).isEqualTo(1);
+  }
+
+  @Test
+  void anUnsaturatedNodeOrAFreshBaselineIsNeverProbed() {
+    BaselineProbe probe = new BaselineProbe(1);
+    for (long t = 0; t < 120 * SECOND; t += 100 * MS) {
+      assertThat(probe.tick(false, false, false, false, SERVICE, t)).as("idle at %d", t).isFalse();
+    }
+    BaselineProbe known = new BaselineProbe(1);
+    for (long t = 0; t < 120 * SECOND; t += 100 * MS) {
+      assertThat(known.tick(true, true, false, t % SECOND == 0, SERVICE, t)).as("fresh at %d", t).isFalse();
+    }
+  }
+
+  @Test
+  void samplesOnlyAfterTheWorkAdmittedAboveThePinHasCompleted() {
+    BaselineProbe probe = new BaselineProbe(1);
+    probe.tick(true, false, false, false, SERVICE, 0);
+    long t = BaselineProbe.FIRST_PROBE_DELAY_NANOS;
+    assertThat(probe.tick(true, false, false, false, SERVICE, t)).isTrue();
+    probe.pinned(40); // 40 requests were in flight when the limit was pinned to 8
+    assertThat(probe.sampling(8, 8, 30)).as("10 of the old ones still running").isFalse();
+    assertThat(probe.sampling(8, 8, 10)).as("the tick that finished the old queue").isFalse();
+    assertThat(probe.sampling(8, 8, 5)).isTrue();
+    assertThat(probe.tick(true, false, false, true, SERVICE, t + 300 * MS)).as("a fresh value ends it").isFalse();
+  }
+
+  @Test
+  void aProbeEndsWhenItsTimeIsUpAndTheIntervalDoublesTowardsAMinute() {
+    BaselineProbe probe = new BaselineProbe(7);
+    probe.tick(true, false, false, false, SERVICE, 0);
+    long t = BaselineProbe.FIRST_PROBE_DELAY_NANOS;
+    long previousStart = -1;
+    long previousGap = 0;
+    for (int n = 0; n < 6; n++) {
+      int guard = 0;
+      while (!probe.tick(true, false, false, false, SERVICE, t)) { // saturated, no baseline measured yet
+        assertThat(++guard).as("the next probe comes within two minutes").isLessThan(1_200);
+        t += 100 * MS;
+      }
+      long start = t;
+      if (previousStart >= 0) {
+        long gap = start - previousStart;
+        assertThat(gap).as("gap %d", n).isGreaterThan(previousGap / 2);
+        assertThat(gap).isLessThanOrEqualTo((long) (1.15 * BaselineProbe.INTERVAL_NANOS) + 2 * SECOND);
+        previousGap = gap;
+      }
+      previousStart = start;
+      assertThat(probe.timeUp(t + BaselineProbe.MIN_PROBE_NANOS - MS)).isFalse();
+      t += BaselineProbe.MIN_PROBE_NANOS; // 25 x 20 ms is below the minimum: one second
+      assertThat(probe.timeUp(t)).isTrue();
+      assertThat(probe.tick(true, false, false, false, SERVICE, t)).as("time up").isFalse();
+    }
+    assertThat(previousGap).as("the last interval, about a minute")
+        .isBetween((long) (0.85 * BaselineProbe.INTERVAL_NANOS), (long) (1.15 * BaselineProbe.INTERVAL_NANOS)
+            + 2 * SECOND);
+  }
+
+  @Test
+  void latencyAboveALearnedTargetMakesAQuietTicksBaselineStaleAfterFiveSeconds() {
+    BaselineProbe probe = new BaselineProbe(1);
+    probe.tick(true, false, false, false, SERVICE, 0);
+    long t = 0;
+    while (probe.probes() < 4) { // four probes: the interval has grown to a minute
+      t += 100 * MS;
+      if (probe.tick(true, false, false, false, SERVICE, t)) {
+        t += BaselineProbe.MIN_PROBE_NANOS;
+        probe.tick(true, false, false, false, SERVICE, t);
+      }
+    }
+    long fresh = t + 90 * SECOND; // past the next due probe; the baseline was refreshed by quiet ticks
+    probe.tick(false, true, false, true, SERVICE, fresh);
+    assertThat(probe.tick(true, true, false, false, SERVICE, fresh + 6 * SECOND)).as("six seconds old: fine")
+        .isFalse();
+    assertThat(probe.tick(true, true, true, false, SERVICE, fresh + 6 * SECOND + 100 * MS))
+        .as("six seconds old, and latency above the target it set: measured again before the limit is cut")
+        .isTrue();
+  }
+}
