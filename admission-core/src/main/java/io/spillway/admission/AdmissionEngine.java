@@ -36,7 +36,6 @@ public final class AdmissionEngine {
   private static final long CONTROL_LOCK_TIMEOUT_SECONDS = 5;
 
   private final AdmissionPath path;
-  private final Dispatcher dispatcher;
   private final ClientRegistry clients;
   private final ControlLoop loop;
   private final EngineStats stats;
@@ -45,11 +44,11 @@ public final class AdmissionEngine {
   private AdmissionEngine(EngineConfig config, Ticker ticker) {
     this.clients = new ClientRegistry(config.clientClasses, config.defaultClientClass, config.initialLimit,
         Scorecard.units(config.initialServiceTimeNanos[0]));
-    this.path = new AdmissionPath(config, ticker, clients, this);
-    this.dispatcher = new Dispatcher(config, ticker, new QueueSink(path));
-    path.dispatcher = dispatcher;
-    this.loop = new ControlLoop(config, path, dispatcher, clients);
-    this.stats = new EngineStats(path, dispatcher, loop);
+    Telemetry telemetry = new Telemetry(config);
+    this.path = new AdmissionPath(config, ticker, clients, telemetry);
+    this.loop = new ControlLoop(path.policy().settings, ticker, telemetry, path.limiter, path.dispatcher, clients,
+        path.events, path::publish);
+    this.stats = new EngineStats(path, telemetry);
   }
 
   /** An engine on the system clock. */
@@ -209,23 +208,28 @@ public final class AdmissionEngine {
 
   // ---------------------------------------------------------------- control
 
-  /** Adds an overload signal; its scope gets a rejector at the next tick. */
+  /**
+   * Adds an overload signal; its scope gets a rejector at once, which the control loop drives from the next tick.
+   *
+   * @throws IllegalStateException if the control lock could not be taken within 5 s
+   */
   public void addSignal(Signal signal) {
     Objects.requireNonNull(signal, "signal");
     if (!(signal.target() > 0)) {
       throw new IllegalArgumentException("signal[" + signal.name() + "].target must be > 0, was " + signal.target());
     }
-    loop.customSignals.add(signal);
-    loop.signalsChanged();
+    underControlLock(() -> loop.addSignal(signal));
   }
 
-  /** Removes a signal added with {@link #addSignal}; returns whether it was present. */
+  /**
+   * Removes a signal added with {@link #addSignal}; returns whether it was present.
+   *
+   * @throws IllegalStateException if the control lock could not be taken within 5 s
+   */
   public boolean removeSignal(Signal signal) {
-    boolean removed = loop.customSignals.remove(signal);
-    if (removed) {
-      loop.signalsChanged();
-    }
-    return removed;
+    boolean[] removed = new boolean[1];
+    underControlLock(() -> removed[0] = loop.removeSignal(signal));
+    return removed[0];
   }
 
   /**
@@ -247,7 +251,7 @@ public final class AdmissionEngine {
 
   /** Schedules {@link #tick()} every tick period on the given scheduler; cancel the returned future to stop. */
   public ScheduledFuture<?> start(ScheduledExecutorService scheduler) {
-    long period = path.settings.config.tickPeriodNanos;
+    long period = config().tickPeriodNanos;
     return scheduler.scheduleAtFixedRate(this::tick, period, period, TimeUnit.NANOSECONDS);
   }
 
@@ -266,6 +270,11 @@ public final class AdmissionEngine {
       throw new IllegalArgumentException("maxLimit must be <= " + ceiling
           + " (half the permit table, sized at start) to reconfigure without a restart, was " + next.maxLimit);
     }
+    underControlLock(() -> loop.reconfigure(next));
+  }
+
+  /** Runs a change to the control loop between two ticks, waiting at most 5 s for a tick in progress. */
+  private void underControlLock(Runnable change) {
     boolean locked;
     try {
       locked = controlLock.tryLock(CONTROL_LOCK_TIMEOUT_SECONDS, TimeUnit.SECONDS);
@@ -277,11 +286,7 @@ public final class AdmissionEngine {
       throw new IllegalStateException("control lock not acquired within " + CONTROL_LOCK_TIMEOUT_SECONDS + "s");
     }
     try {
-      Settings previous = path.settings;
-      Settings settings = new Settings(next, previous, path.ticker.read());
-      boolean levelsChanged = settings.distribution != previous.distribution;
-      path.settings = settings;
-      loop.reconfigure(previous.config, next, levelsChanged);
+      change.run();
     } finally {
       controlLock.unlock();
     }
@@ -289,7 +294,7 @@ public final class AdmissionEngine {
 
   /** The configuration in force. */
   public EngineConfig config() {
-    return path.settings.config;
+    return path.policy().settings.config;
   }
 
   /** The read-only stats view. */

@@ -1,7 +1,6 @@
 package io.spillway.admission;
 
 import io.spillway.admission.AdmissionCounters.Kind;
-import io.spillway.admission.control.LatencyRecorder;
 import io.spillway.admission.event.AdmissionListeners;
 import java.util.concurrent.Executor;
 
@@ -12,6 +11,12 @@ import java.util.concurrent.Executor;
  * the request must wait; {@link QueueSink} grants permits to queued requests and answers dropped ones. The lease
  * form keeps the permit in a {@link Lease} instead of a {@link PermitTable} slot.
  *
+ * <p>Data flow: a request reads the control loop's decisions from one immutable {@link Policy} (one volatile read),
+ * and reports what happened to it into the {@link Telemetry}; it never reads the loop's own state, and the loop
+ * never reads this class. The permits ({@link InflightLimiter}, {@link PermitTable}) and the waiting room
+ * ({@link Dispatcher}) are shared by construction: request threads take and return permits and queue, the loop sets
+ * the limit and fits the queues.
+ *
  * <p>Dry-run: each check that would reject counts "would reject (reason, tier, op)" and the request goes on; the
  * charge and the permit are still taken (forced) so that releases balance, beyond the permit table's size if need
  * be ({@link OverflowPermits}): a dry run admits every request.
@@ -21,36 +26,35 @@ final class AdmissionPath {
   /** Internal decision of a queueable acquire: at the limit, charge kept, the caller queues. */
   static final long QUEUE = Long.MIN_VALUE;
 
-  private static final long LATENCY_CEILING_NANOS = 60_000_000_000L;
-
   final Ticker ticker;
   final InflightLimiter limiter;
   final PermitTable permits;
-  final OverflowPermits overflow = new OverflowPermits();
-  final ServiceTimes serviceTimes;
-  final AdmissionCounters counters = new AdmissionCounters();
-  final LevelCounters levels = new LevelCounters();
-  final LatencyRecorder[] latency = new LatencyRecorder[OpType.count()];
-  final LatencyRecorder queueWait = new LatencyRecorder(LATENCY_CEILING_NANOS);
-  final RetryAfterEstimator retry = new RetryAfterEstimator();
+  private final OverflowPermits overflow = new OverflowPermits();
+  final Telemetry telemetry;
   final EngineEvents events = new EngineEvents(new AdmissionListeners());
+  final Dispatcher dispatcher;
   private final ClientRegistry clients;
-  private final AdmissionEngine engine;
-  volatile Settings settings;
-  volatile RejectorSet rejectors;
-  Dispatcher dispatcher;
+  /** The control loop's latest decisions; written by {@link #publish} only. */
+  private volatile Policy policy;
 
-  AdmissionPath(EngineConfig config, Ticker ticker, ClientRegistry clients, AdmissionEngine engine) {
+  AdmissionPath(EngineConfig config, Ticker ticker, ClientRegistry clients, Telemetry telemetry) {
     this.ticker = ticker;
     this.clients = clients;
-    this.engine = engine;
+    this.telemetry = telemetry;
     this.limiter = new InflightLimiter(config.initialLimit);
     this.permits = new PermitTable(Math.max(4096, 4 * config.maxLimit));
-    this.serviceTimes = new ServiceTimes(config);
-    this.settings = new Settings(config, null, ticker.read());
-    for (int i = 0; i < latency.length; i++) {
-      latency[i] = new LatencyRecorder(LATENCY_CEILING_NANOS);
-    }
+    this.policy = Policy.initial(new Settings(config, ticker.read()));
+    this.dispatcher = new Dispatcher(config, ticker, new QueueSink(this)); // last: the sink reads this path
+  }
+
+  /** Publishes the control loop's new decisions (control thread; the engine passes this to the loop). */
+  void publish(Policy next) {
+    policy = next;
+  }
+
+  /** The decisions in force. */
+  Policy policy() {
+    return policy;
   }
 
   /**
@@ -59,48 +63,50 @@ final class AdmissionPath {
    * then kept for the queued request).
    *
    * @param lease the lease to hold the permit, or null for a token
-   * @param costNanos the request's cost; {@link Decisions#NO_COST_HINT} for the op type's charge (its estimate as of
-   *     the last tick, {@link ServiceTimes#chargeNanos})
+   * @param costNanos the request's cost; {@link Decisions#NO_COST_HINT} for the op type's service time as of the
+   *     last tick ({@link Policy#serviceNanos})
    */
   long acquire(Lease lease, OpType op, Tier tier, ClientHandle client, int partition, long deadlineNanos,
       long costNanos, long nowNanos, boolean queueable) {
     if (client.registry != clients) {
       throw foreignClient(client);
     }
-    Settings s = settings;
+    Policy p = policy;
+    Settings s = p.settings;
     ClassCaps caps = client.caps;
     int t = caps.tierOf(tier);
-    long service = serviceTimes.estimateNanos(op);
+    long service = p.serviceNanos(op);
     if (deadlineNanos != Decisions.NO_DEADLINE && deadlineNanos - nowNanos < service) {
       if (!s.dryRun) {
-        return reject(s, Reason.DEADLINE, t, op, client, nowNanos);
+        return reject(p, Reason.DEADLINE, t, op, client, nowNanos);
       }
-      wouldReject(s, Reason.DEADLINE, t, op, client, nowNanos);
+      wouldReject(p, Reason.DEADLINE, t, op, client, nowNanos);
     }
-    long units = Scorecard.units(costNanos > 0 ? costNanos : serviceTimes.chargeNanos(op));
+    long units = Scorecard.units(costNanos > 0 ? costNanos : service);
     if (!Scorecard.tryCharge(client, caps, units)) {
       if (!s.dryRun) {
-        return reject(s, Reason.CLIENT_LIMIT, t, op, client, nowNanos);
+        return reject(p, Reason.CLIENT_LIMIT, t, op, client, nowNanos);
       }
-      wouldReject(s, Reason.CLIENT_LIMIT, t, op, client, nowNanos);
+      wouldReject(p, Reason.CLIENT_LIMIT, t, op, client, nowNanos);
       Scorecard.forceCharge(client, units);
     }
     int cohort = s.cohortCache.cohort(client, nowNanos);
-    if (sheds(s, t, cohort, op, partition, client)) {
+    int level = t * s.cohortsPerTier + cohort;
+    if (level >= s.firstSheddableLevel && p.sheds(level, op, partition, client)) {
       if (!s.dryRun) {
-        return refuse(s, Reason.SHED_TIER, t, cohort, op, client, units, nowNanos);
+        return refuse(p, Reason.SHED_TIER, t, cohort, op, client, units, nowNanos);
       }
-      wouldReject(s, Reason.SHED_TIER, t, op, client, nowNanos);
+      wouldReject(p, Reason.SHED_TIER, t, op, client, nowNanos);
     }
     if (!limiter.tryAcquire(t <= s.lastReservedTier)) {
       if (s.dryRun) {
-        wouldReject(s, Reason.INFLIGHT_LIMIT, t, op, client, nowNanos);
+        wouldReject(p, Reason.INFLIGHT_LIMIT, t, op, client, nowNanos);
         limiter.forceAcquire();
       } else if (queueable) {
-        levels.passedOn(t, cohort);
+        telemetry.levels.passedOn(t, cohort);
         return QUEUE;
       } else {
-        return refuse(s, Reason.INFLIGHT_LIMIT, t, cohort, op, client, units, nowNanos);
+        return refuse(p, Reason.INFLIGHT_LIMIT, t, cohort, op, client, units, nowNanos);
       }
     }
     long token;
@@ -112,24 +118,17 @@ final class AdmissionPath {
     } else {
       token = grant(op, client, units);
     }
-    levels.admitted(t, cohort); // the arrival for the priority distribution and the tier's admitted count
+    telemetry.levels.admitted(t, cohort); // the arrival for the priority distribution and the tier's admitted count
     events.admitted(op, t, client, 0L, s.dryRun, nowNanos);
     return token;
   }
 
-  /** Whether a scope's cut sheds this request's level (tier × cohort); allocation-free. */
-  private boolean sheds(Settings s, int tier, int cohort, OpType op, int partition, ClientHandle client) {
-    int level = tier * s.cohortsPerTier + cohort;
-    RejectorSet set = rejectors;
-    return level >= s.firstSheddableLevel && set.mayShed(level) && set.sheds(level, op, partition, client);
-  }
-
   /** Rejects a request that was charged and reached the rejector: returns the charge and counts its level. */
-  private long refuse(Settings s, Reason reason, int tier, int cohort, OpType op, ClientHandle client, long units,
+  private long refuse(Policy p, Reason reason, int tier, int cohort, OpType op, ClientHandle client, long units,
       long nowNanos) {
     Scorecard.discharge(client, units);
-    levels.passedOn(tier, cohort);
-    return reject(s, reason, tier, op, client, nowNanos);
+    telemetry.levels.passedOn(tier, cohort);
+    return reject(p, reason, tier, op, client, nowNanos);
   }
 
   /** Puts an admitted request's permit and charge into its lease, or gives them back if the lease is in use. */
@@ -150,10 +149,11 @@ final class AdmissionPath {
   void submit(OpType op, Tier tier, ClientHandle client, int partition, long deadlineNanos, long costHintNanos,
       Executor executor, AdmissionCallback callback) {
     long now = ticker.read();
-    long cost = costHintNanos > 0 ? costHintNanos : serviceTimes.chargeNanos(op);
+    Policy p = policy;
+    long cost = costHintNanos > 0 ? costHintNanos : p.serviceNanos(op);
     long decision = acquire(null, op, tier, client, partition, deadlineNanos, cost, now, true);
     if (decision > 0) {
-      Callbacks.admitted(engine, callback, decision);
+      Callbacks.admitted(this, callback, decision);
       return;
     }
     if (decision != QUEUE) {
@@ -163,16 +163,16 @@ final class AdmissionPath {
     int t = client.caps.tierOf(tier);
     long units = Scorecard.units(cost);
     if (deadlineNanos != Decisions.NO_DEADLINE) {
-      long service = serviceTimes.estimateNanos(op);
-      if (deadlineNanos - now < expectedWaitNanos(op, t) + service) {
+      long service = p.serviceNanos(op);
+      if (deadlineNanos - now < expectedWaitNanos(p, op, t) + service) {
         Scorecard.discharge(client, units);
-        long rejection = reject(settings, Reason.DEADLINE, t, op, client, now);
+        long rejection = reject(p, Reason.DEADLINE, t, op, client, now);
         Callbacks.rejected(callback, Reason.DEADLINE, Decisions.retryAfterNanos(rejection));
         return;
       }
     }
-    counters.count(t, Kind.QUEUED);
-    dispatcher.enqueue(new QueuedRequest(op, t, client, units, deadlineNanos, now, executor, callback, engine));
+    telemetry.counters.count(t, Kind.QUEUED);
+    dispatcher.enqueue(new QueuedRequest(op, t, client, units, deadlineNanos, now, executor, callback, this));
   }
 
   /**
@@ -181,9 +181,9 @@ final class AdmissionPath {
    * — those of the same op type in its own or a more important tier — since dispatch is strict-priority by tier
    * within an op type: a T1 request never waits for the T5 backlog, so that backlog must not reject it as DEADLINE.
    */
-  long expectedWaitNanos(OpType op, int tier) {
+  private long expectedWaitNanos(Policy p, OpType op, int tier) {
     int ahead = dispatcher.waitingAhead(op, tier);
-    return ahead == 0 ? 0L : (long) ((double) ahead * serviceTimes.estimateNanos(op) / limiter.limit());
+    return ahead == 0 ? 0L : (long) ((double) ahead * p.serviceNanos(op) / limiter.limit());
   }
 
   /**
@@ -224,32 +224,23 @@ final class AdmissionPath {
   boolean finish(OpType op, ClientHandle client, long units, Outcome outcome, long serviceNanos) {
     limiter.release();
     Scorecard.discharge(client, units);
-    if (outcome == Outcome.SUCCESS) {
-      latency[op.ordinal()].record(serviceNanos);
-      serviceTimes.record(op, serviceNanos);
-    } else {
-      counters.outcome(outcome, op);
-    }
+    telemetry.completed(op, outcome, serviceNanos);
     dispatcher.afterRelease();
     return true;
   }
 
-  private long reject(Settings s, Reason reason, int tier, OpType op, ClientHandle client, long nowNanos) {
-    counters.rejected(tier, reason, op);
-    long retryAfter = retryAfterNanos(s, reason, op);
+  private long reject(Policy p, Reason reason, int tier, OpType op, ClientHandle client, long nowNanos) {
+    telemetry.counters.rejected(tier, reason, op);
+    long retryAfter = p.retryAfterNanos(reason, op);
     events.rejected(op, tier, client, reason, retryAfter, false, nowNanos);
     return Decisions.reject(reason, retryAfter);
   }
 
   /** Dry-run: counts what a check would have rejected; the listeners hear it with the hint it would have carried. */
-  private void wouldReject(Settings s, Reason reason, int tier, OpType op, ClientHandle client, long nowNanos) {
-    counters.wouldReject(reason, tier, op);
+  private void wouldReject(Policy p, Reason reason, int tier, OpType op, ClientHandle client, long nowNanos) {
+    telemetry.counters.wouldReject(reason, tier, op);
     if (events.enabled()) {
-      events.rejected(op, tier, client, reason, retryAfterNanos(s, reason, op), true, nowNanos);
+      events.rejected(op, tier, client, reason, p.retryAfterNanos(reason, op), true, nowNanos);
     }
-  }
-
-  long retryAfterNanos(Settings s, Reason reason, OpType op) {
-    return RetryAfterEstimator.jittered(s, retry.baseNanos(reason, serviceTimes.estimateNanos(op)));
   }
 }

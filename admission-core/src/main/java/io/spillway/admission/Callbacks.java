@@ -15,11 +15,11 @@ final class Callbacks {
 
   private Callbacks() {}
 
-  static void admitted(AdmissionEngine engine, AdmissionCallback callback, long token) {
+  static void admitted(AdmissionPath path, AdmissionCallback callback, long token) {
     try {
       callback.onAdmitted(token);
     } catch (Throwable t) {
-      engine.release(token, Outcome.DROPPED, 0L);
+      path.release(token, Outcome.DROPPED, 0L);
       failed(t);
     }
   }

@@ -1,6 +1,8 @@
 package io.spillway.admission;
 
 import io.spillway.admission.AdmissionCounters.Kind;
+import io.spillway.admission.EngineStats.ScopeView;
+import io.spillway.admission.EngineStats.SignalView;
 import io.spillway.admission.control.BaselineProbe;
 import io.spillway.admission.control.LatencyBaseline;
 import io.spillway.admission.control.LatencySample;
@@ -11,10 +13,15 @@ import io.spillway.pid.PidConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 /**
- * The control loops, one {@link #tick()} per period on one thread (DESIGN §3.2–3.3):
+ * The control loops, one {@link #tick()} per period on one thread (DESIGN §3.2–3.3). Data flows one way: the tick
+ * reads what request threads reported in the {@link Telemetry}, and publishes its decisions as one immutable
+ * {@link Policy} (with a {@link TickReport} of what it measured, for the stats view); it never reads or writes the
+ * request path's own state. It also sets the limit in the {@link InflightLimiter} (see {@link Policy} for why the
+ * limit lives there), the client classes' caps and the queues' CoDel parameters, each of which is its own
+ * thread-safe structure.
  * <ol>
  *   <li>sample the latency recorders, smooth the p90 per op type (median-of-three + EWMA, Cinnamon);</li>
  *   <li>limit tuner: worst p90/target ratio, error rate, peak inflight and throughput into the Vegas tuner; the new
@@ -85,17 +92,23 @@ final class ControlLoop {
   /** A learned latency target is this multiple of the op type's no-load p90. */
   static final double LEARNED_TARGET_MULTIPLE = 2.0;
 
-  private final AdmissionPath path;
+  private final Telemetry telemetry;
+  private final InflightLimiter limiter;
   private final Dispatcher dispatcher;
   private final ClientRegistry registry;
+  private final EngineEvents events;
+  private final Consumer<Policy> publisher;
   private final Ticker ticker;
   private final VegasLimitTuner tuner;
+  private final RetryAfterEstimator retry = new RetryAfterEstimator();
+  private Settings settings;
+  private PriorityDistribution distribution;
+  private RejectorSet rejectors;
   final LatencySampling latency;
   final MeasuredSignal[] latencySignals = new MeasuredSignal[OpType.count()];
   final MeasuredSignal errorSignal;
   final MeasuredSignal queueDelaySignal;
-  final CopyOnWriteArrayList<Signal> customSignals = new CopyOnWriteArrayList<>();
-  private volatile boolean signalsChanged = true;
+  private final List<Signal> customSignals = new ArrayList<>();
   private final QueueTuning queues;
   private final LatencyBaseline[] baselines = new LatencyBaseline[OpType.count()];
   private final BaselineProbe probe;
@@ -112,31 +125,41 @@ final class ControlLoop {
   private int pinnedLimit;
   private int settlingTicks;
   private double arrivalRate = Double.NaN;
-  volatile double throughputPerSecond;
-  volatile double errorRate;
-  volatile boolean saturated;
-  volatile long successes;
-  volatile long ticks;
+  private long ticks;
+  /** The service times and the report of the last published policy (a reconfiguration republishes them). */
+  private long[] publishedServiceNanos;
+  private TickReport publishedReport;
 
-  ControlLoop(EngineConfig config, AdmissionPath path, Dispatcher dispatcher, ClientRegistry registry) {
-    this.path = path;
+  /**
+   * @param settings the settings of the policy in force
+   * @param publisher where each new {@link Policy} goes (the request path)
+   */
+  ControlLoop(Settings settings, Ticker ticker, Telemetry telemetry, InflightLimiter limiter, Dispatcher dispatcher,
+      ClientRegistry registry, EngineEvents events, Consumer<Policy> publisher) {
+    EngineConfig config = settings.config;
+    this.settings = settings;
+    this.telemetry = telemetry;
+    this.limiter = limiter;
     this.dispatcher = dispatcher;
     this.registry = registry;
-    this.ticker = path.ticker;
+    this.events = events;
+    this.publisher = publisher;
+    this.ticker = ticker;
+    this.distribution = new PriorityDistribution(config.levels(), config.priorityWindow);
     this.tuner = new VegasLimitTuner(config.initialLimit, config.minLimit, config.maxLimit);
     // The jitter seed comes from the clock at start: engines started apart probe apart, and a simulation on a
     // virtual clock is reproducible.
-    this.probe = new BaselineProbe(path.ticker.read());
-    this.period = new TuningPeriod(path.latency);
+    this.probe = new BaselineProbe(ticker.read());
+    this.period = new TuningPeriod(telemetry.latency());
     this.latency = new LatencySampling(config);
     for (OpType op : OpType.values()) {
       latencySignals[op.ordinal()] = new MeasuredSignal("latency.p90." + op.name().toLowerCase(),
           SignalScope.of(config.latencySignalScope(op)), Double.NaN, true);
       baselines[op.ordinal()] = new LatencyBaseline(BASELINE_WINDOW_SECONDS, BASELINE_MIN_SAMPLES,
           (int) Math.max(1, BASELINE_MAX_POOL_NANOS / config.tickPeriodNanos),
-          path.latency[op.ordinal()].newPool());
+          telemetry.latency()[op.ordinal()].newPool());
     }
-    this.queues = new QueueTuning(config, dispatcher, latency, path.serviceTimes);
+    this.queues = new QueueTuning(config, dispatcher, latency, telemetry.serviceTimes);
     errorSignal = new MeasuredSignal("errors.rate", SignalScope.of(config.errorRateScope),
         config.errorRateTarget, true);
     queueDelaySignal = new MeasuredSignal("queue.delay.p90", SignalScope.of(config.queueDelayScope),
@@ -147,35 +170,52 @@ final class ControlLoop {
     }
     meanServiceNanos = sum / config.initialServiceTimeNanos.length;
     rebuildRejectors(config);
+    publish(false, 0.0, 0.0, config.initialServiceTimeNanos.clone());
   }
 
-  void signalsChanged() {
-    signalsChanged = true;
+  /** Adds an embedder's signal; its scope gets a rejector at once (the engine holds the control lock). */
+  void addSignal(Signal signal) {
+    customSignals.add(signal);
+    signalsChanged();
+  }
+
+  /** Removes an embedder's signal; returns whether it was present (the engine holds the control lock). */
+  boolean removeSignal(Signal signal) {
+    boolean removed = customSignals.remove(signal);
+    if (removed) {
+      signalsChanged();
+    }
+    return removed;
+  }
+
+  private void signalsChanged() {
+    rebuildRejectors(settings.config);
+    republish();
   }
 
   /** One control period; control thread only (the engine serialises calls). */
   void tick() {
     long now = ticker.read();
-    Settings s = path.settings;
+    Settings s = settings;
     EngineConfig c = s.config;
     double dt = lastTickNanos == Long.MIN_VALUE ? c.tickPeriodNanos * 1e-9
         : Math.max(1e-6, (now - lastTickNanos) * 1e-9);
     lastTickNanos = now;
 
-    int limitBefore = path.limiter.limit();
-    int peak = path.limiter.takePeak();
+    AdmissionCounters counters = telemetry.counters;
+    int limitBefore = limiter.limit();
+    int peak = limiter.takePeak();
     int waiting = dispatcher.waiting();
-    long queued = path.counters.total(Kind.QUEUED);
-    long refusedAtLimit = path.counters.rejected(Reason.INFLIGHT_LIMIT)
-        + path.counters.wouldReject(Reason.INFLIGHT_LIMIT);
+    long queued = counters.total(Kind.QUEUED);
+    long refusedAtLimit = counters.rejected(Reason.INFLIGHT_LIMIT) + counters.wouldReject(Reason.INFLIGHT_LIMIT);
     long refusedAtLimitNow = refusedAtLimit - lastRefusedAtLimit;
     lastRefusedAtLimit = refusedAtLimit;
     boolean saturatedNow = waiting > 0 || queued != lastQueued || refusedAtLimitNow > 0
-        || path.limiter.inflight() >= limitBefore;
+        || limiter.inflight() >= limitBefore;
     boolean wasPinned = probe.probing();
-    inflightAverage += INFLIGHT_SMOOTHING * (path.limiter.inflight() - inflightAverage);
+    inflightAverage += INFLIGHT_SMOOTHING * (limiter.inflight() - inflightAverage);
     double idle = Math.max(0.0, 1.0 - inflightAverage / Math.max(1, limitBefore));
-    latency.sample(path.latency);
+    latency.sample(telemetry.latency());
     long completions = latency.completions();
     // Low load: at most the inflight a probe would pin (an eighth of the limit, at least limit.min), nothing waiting.
     boolean lowLoad = wasPinned ? probe.sampling(peak, pinnedLimit, completions)
@@ -199,8 +239,7 @@ final class ControlLoop {
       latencySignals[i].set(p90);
       latencySignals[i].target(c.latencyShedFactor * target);
     }
-    successes += completions;
-    long errors = path.counters.outcomes(Outcome.ERROR);
+    long errors = counters.outcomes(Outcome.ERROR);
     long newErrors = errors - lastErrors;
     lastErrors = errors;
     long finished = completions + newErrors;
@@ -219,24 +258,25 @@ final class ControlLoop {
           b.startMeasurement(); // the probe's value comes from its own samples and replaces the window
         }
         pinnedLimit = Math.max(c.minLimit, tuner.limit() / PROBE_LIMIT_DIVISOR);
-        probe.pinned(path.limiter.inflight());
-        path.limiter.setLimit(pinnedLimit);
-        path.events.limitChanged(limitBefore, pinnedLimit, now);
+        probe.pinned(limiter.inflight());
+        limiter.setLimit(pinnedLimit);
+        events.limitChanged(limitBefore, pinnedLimit, now);
       }
       limit = tuner.limit();
     } else {
       if (wasPinned) {
         settlingTicks = POST_PROBE_SETTLE_TICKS;
-        path.limiter.setLimit(tuner.limit());
-        path.events.limitChanged(pinnedLimit, tuner.limit(), now);
+        limiter.setLimit(tuner.limit());
+        events.limitChanged(pinnedLimit, tuner.limit(), now);
         period.reset();
       }
       limit = tuneLimit(c, newErrors, finished, peak, saturatedNow, dt, now);
     }
-    registry.updateCaps(limit, path.serviceTimes.publishCharges(latency));
-    queues.adapt(c, latency, path.serviceTimes);
+    long[] serviceNanos = telemetry.serviceTimes.snapshot();
+    registry.updateCaps(limit, meanChargeUnits(serviceNanos));
+    queues.adapt(c, latency, telemetry.serviceTimes);
 
-    LatencySample waits = path.queueWait.sample();
+    LatencySample waits = telemetry.queueWait().sample();
     // After a probe, the queue it built drains for a few ticks: until it has, its waits and its balance are the
     // probe's doing, and the ratios hold as during the probe.
     if (!pinned && settlingTicks > 0) {
@@ -249,8 +289,8 @@ final class ControlLoop {
     queueDelaySignal.set(holding ? Double.NaN
         : waiting == 0 ? 0.0 : waits.count() > 0 ? waits.p90Nanos() : Double.NaN);
 
-    long admitted = path.levels.admittedTotal();
-    long dispatched = path.counters.total(Kind.DISPATCHED);
+    long admitted = telemetry.levels.admittedTotal();
+    long dispatched = counters.total(Kind.DISPATCHED);
     // A synchronous caller refused at the limit wanted service as much as one that queued: it counts as in, never as
     // out, so that callers who cannot queue still drive the ratio (they would otherwise see only INFLIGHT_LIMIT,
     // whatever their tier).
@@ -265,19 +305,14 @@ final class ControlLoop {
     // instantaneous free count at the tick is mostly noise.
     int unused = Math.max(0, limitBefore - peak);
     double freeStarts = unused * (dt * 1e9 / Math.max(1.0, meanServiceNanos));
-    long shed = path.counters.rejected(Reason.SHED_TIER);
+    long shed = counters.rejected(Reason.SHED_TIER);
     long arrived = in + (shed - lastShed);
     lastShed = shed;
     double cinnamon = (in - out - freeStarts) / Math.max(1L, arrived);
     double ceiling = littleCeiling(limitBefore, arrived / dt);
 
-    if (signalsChanged) {
-      signalsChanged = false;
-      rebuildRejectors(c);
-    }
-    RejectorSet set = path.rejectors;
-    PriorityDistribution distribution = s.distribution;
-    path.levels.feed(distribution, s.cohortsPerTier);
+    RejectorSet set = rejectors;
+    telemetry.levels.feed(distribution, s.cohortsPerTier);
     distribution.roll();
     double maxRatio = 0;
     for (ScopeRejector r : set.rejectors()) {
@@ -294,15 +329,62 @@ final class ControlLoop {
       r.update(holding ? 0.0 : m, distribution, s.firstSheddableLevel, bounded ? ceiling : 1.0);
       maxRatio = Math.max(maxRatio, r.ratio());
     }
-    set.refreshLowestCut();
     s.cohortCache.advance(now);
-    path.retry.update(waiting, throughput, meanServiceNanos, limit, maxRatio, c.ki, c.tickPeriodNanos);
-    throughputPerSecond = throughput;
-    errorRate = errors01;
-    saturated = saturatedNow;
+    retry.update(waiting, throughput, meanServiceNanos, limit, maxRatio, c.ki, c.tickPeriodNanos);
     ticks++;
+    publish(saturatedNow, throughput, errors01, serviceNanos);
     dispatcher.maintain();
-    path.events.observeModes(dispatcher, now);
+    events.observeModes(dispatcher, now);
+  }
+
+  private List<ScopeView> scopeViews() {
+    List<ScopeView> views = new ArrayList<>();
+    for (ScopeRejector r : rejectors.rejectors()) {
+      views.add(new ScopeView(r.scope, r.ratio(), r.cut(), r.measurement()));
+    }
+    return views;
+  }
+
+  /** Every signal, built-in first, with the value this loop last read (NaN before its first tick). */
+  private List<SignalView> signalViews() {
+    java.util.Map<Signal, Double> lastRead = new java.util.IdentityHashMap<>();
+    for (ScopeRejector r : rejectors.rejectors()) {
+      Signal[] scopeSignals = r.signals();
+      for (int i = 0; i < scopeSignals.length; i++) {
+        lastRead.put(scopeSignals[i], r.lastValue(i));
+      }
+    }
+    List<SignalView> views = new ArrayList<>();
+    for (Signal s : allSignals()) {
+      views.add(new SignalView(s.name(), s.scope(), s.target(), lastRead.getOrDefault(s, Double.NaN)));
+    }
+    return views;
+  }
+
+  /** The mean charge in scorecard units: each op type's service time weighted by its share of the completions. */
+  private long meanChargeUnits(long[] serviceNanos) {
+    double mean = 0;
+    for (int i = 0; i < serviceNanos.length; i++) {
+      mean += latency.share(i) * serviceNanos[i];
+    }
+    return Scorecard.units((long) mean);
+  }
+
+  /** Publishes the decisions in force as a new {@link Policy}, with what this tick measured. */
+  private void publish(boolean saturatedNow, double throughput, double errors01, long[] serviceNanos) {
+    double[] baselineNanos = new double[OpType.count()];
+    long[] timeouts = new long[OpType.count()];
+    for (OpType op : OpType.values()) {
+      baselineNanos[op.ordinal()] = baselines[op.ordinal()].nanos();
+      timeouts[op.ordinal()] = queues.timeoutNanos(op);
+    }
+    TickReport report = new TickReport(ticks, saturatedNow, probe.probing(), throughput, errors01, scopeViews(),
+        signalViews(), latency.intervalSnapshot(), latency.successesSnapshot(), latency.smoothedP90Snapshot(),
+        baselineNanos, timeouts);
+    publishedServiceNanos = serviceNanos;
+    publishedReport = report;
+    publisher.accept(new Policy(settings, rejectors.filters(), rejectors.cuts(), retry.drainNanos(),
+        retry.shedNanos(), serviceNanos, report));
   }
 
   /**
@@ -330,8 +412,8 @@ final class ControlLoop {
     tuner.measuredAnchor(noLoad);
     int limit = tuner.update(worst, period.errorRate(), period.peak(), period.throughputPerSecond(),
         period.binding());
-    path.limiter.setLimit(limit);
-    path.events.limitChanged(previous, limit, now);
+    limiter.setLimit(limit);
+    events.limitChanged(previous, limit, now);
     period.reset();
     return limit;
   }
@@ -353,18 +435,24 @@ final class ControlLoop {
     return Math.max(0.0, Math.min(1.0, 1.0 - CEILING_ADMIT * completable / arrivalRate));
   }
 
-  /** Applies a new configuration (the engine holds the control lock and has swapped the settings). */
-  void reconfigure(EngineConfig previous, EngineConfig next, boolean levelsChanged) {
+  /** Applies a new configuration and publishes it (the engine holds the control lock). */
+  void reconfigure(EngineConfig next) {
+    EngineConfig previous = settings.config;
+    settings = new Settings(next, ticker.read());
+    boolean levelsChanged = previous.levels() != next.levels() || previous.priorityWindow != next.priorityWindow;
+    if (levelsChanged) {
+      distribution = new PriorityDistribution(next.levels(), next.priorityWindow);
+    }
     int previousLimit = tuner.limit();
     tuner.bounds(next.minLimit, next.maxLimit);
     if (probe.probing()) {
       pinnedLimit = Math.max(next.minLimit, Math.min(pinnedLimit, next.maxLimit));
     }
-    path.limiter.setLimit(probe.probing() ? pinnedLimit : tuner.limit());
-    path.events.limitChanged(previousLimit, tuner.limit(), ticker.read());
+    limiter.setLimit(probe.probing() ? pinnedLimit : tuner.limit());
+    events.limitChanged(previousLimit, tuner.limit(), ticker.read());
     latency.reconfigure(previous, next);
     dispatcher.criticalTiers(next.lastCriticalTier());
-    queues.reconfigure(next, latency, path.serviceTimes);
+    queues.reconfigure(next, latency, telemetry.serviceTimes);
     for (OpType op : OpType.values()) {
       int i = op.ordinal();
       latencySignals[i].target(next.latencyShedFactor * latencyTargetNanos(next, i));
@@ -382,10 +470,20 @@ final class ControlLoop {
     if (scopes) {
       rebuildRejectors(next); // scopes that remain keep their PID state
     }
-    for (ScopeRejector r : path.rejectors.rejectors()) {
+    for (ScopeRejector r : rejectors.rejectors()) {
       r.retune(pid, levelsChanged ? next.levels() : r.cut());
     }
-    path.rejectors.refreshLowestCut();
+    republish();
+  }
+
+  /**
+   * Publishes a policy with the current settings, scopes and cuts, keeping the last tick's measurements (a
+   * reconfiguration or a new signal, between two ticks).
+   */
+  private void republish() {
+    publishedReport = publishedReport.withScopes(scopeViews(), signalViews());
+    publisher.accept(new Policy(settings, rejectors.filters(), rejectors.cuts(), retry.drainNanos(),
+        retry.shedNanos(), publishedServiceNanos, publishedReport));
   }
 
   int limit() {
@@ -400,14 +498,6 @@ final class ControlLoop {
     return true;
   }
 
-  double smoothedP90Nanos(OpType op) {
-    return latency.smoothedP90Nanos(op);
-  }
-
-  long queueTimeoutNanos(OpType op) {
-    return queues.timeoutNanos(op);
-  }
-
   List<Signal> allSignals() {
     List<Signal> all = new ArrayList<>(List.of(latencySignals));
     all.add(errorSignal);
@@ -419,7 +509,7 @@ final class ControlLoop {
   private void rebuildRejectors(EngineConfig c) {
     PidConfig pid = pidConfig(c);
     int levels = c.levels();
-    path.rejectors = RejectorSet.build(allSignals(), path.rejectors, scope -> new ScopeRejector(scope,
+    rejectors = RejectorSet.build(allSignals(), rejectors, scope -> new ScopeRejector(scope,
         scope.clientId() == null ? null : registry.register(scope.clientId()), pid, ticker, levels));
   }
 
@@ -432,15 +522,5 @@ final class ControlLoop {
   private double latencyTargetNanos(EngineConfig c, int op) {
     long configured = c.latencyTargetNanos[op];
     return configured > 0 ? configured : LEARNED_TARGET_MULTIPLE * baselines[op].nanos();
-  }
-
-  /** Whether a baseline probe pins the limit now. */
-  boolean probing() {
-    return probe.probing();
-  }
-
-  /** The learned no-load p90 of an op type (NaN before the first unsaturated sample). */
-  double latencyBaselineNanos(OpType op) {
-    return baselines[op.ordinal()].nanos();
   }
 }

@@ -2,10 +2,7 @@ package io.spillway.admission;
 
 import io.spillway.admission.AdmissionCounters.Kind;
 import io.spillway.codel.QueueStats;
-import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A read-only, live view of the engine for dashboards and the Micrometer binding: every getter reads current values
@@ -45,13 +42,18 @@ public final class EngineStats {
   }
 
   private final AdmissionPath path;
+  private final Telemetry telemetry;
   private final Dispatcher dispatcher;
-  private final ControlLoop loop;
 
-  EngineStats(AdmissionPath path, Dispatcher dispatcher, ControlLoop loop) {
+  /** A view of what the request path counts and what the control loop last published. */
+  EngineStats(AdmissionPath path, Telemetry telemetry) {
     this.path = path;
-    this.dispatcher = dispatcher;
-    this.loop = loop;
+    this.telemetry = telemetry;
+    this.dispatcher = path.dispatcher;
+  }
+
+  private TickReport report() {
+    return path.policy().report();
   }
 
   /** The current inflight limit. */
@@ -76,46 +78,32 @@ public final class EngineStats {
 
   /** The rejection ratio of the ALL scope. */
   public double rejectionRatio() {
-    return path.rejectors.all().ratio();
+    List<ScopeView> scopes = report().scopes;
+    return scopes.isEmpty() ? 0.0 : scopes.get(0).ratio();
   }
 
   /** The priority cut of the ALL scope ({@link #levels()} = nothing shed). */
   public int cut() {
-    return path.rejectors.all().cut();
+    return path.policy().allCut();
   }
 
   /** The number of priority levels (tiers × cohorts per tier). */
   public int levels() {
-    return path.settings.config.levels();
+    return path.policy().settings.config.levels();
   }
 
-  /** The rejector state of every scope, ALL first. */
+  /** The rejector state of every scope, ALL first, as of the last tick. */
   public List<ScopeView> scopes() {
-    List<ScopeView> result = new ArrayList<>();
-    for (ScopeRejector r : path.rejectors.rejectors()) {
-      result.add(new ScopeView(r.scope, r.ratio(), r.cut(), r.measurement()));
-    }
-    return result;
+    return report().scopes;
   }
 
   /**
    * Every signal, built-in first, with its target and the value the control loop read at its last tick ({@code NaN}
-   * before the signal's first tick, or when that read threw). This never calls {@link Signal#value()}: an
-   * embedder's signal is read by the control thread only, once per tick.
+   * when that read threw). This never calls {@link Signal#value()}: an embedder's signal is read by the control
+   * thread only, once per tick. Empty before the first tick.
    */
   public List<SignalView> signals() {
-    Map<Signal, Double> lastRead = new IdentityHashMap<>();
-    for (ScopeRejector r : path.rejectors.rejectors()) {
-      Signal[] scopeSignals = r.signals();
-      for (int i = 0; i < scopeSignals.length; i++) {
-        lastRead.put(scopeSignals[i], r.lastValue(i));
-      }
-    }
-    List<SignalView> result = new ArrayList<>();
-    for (Signal s : loop.allSignals()) {
-      result.add(new SignalView(s.name(), s.scope(), s.target(), lastRead.getOrDefault(s, Double.NaN)));
-    }
-    return result;
+    return report().signals;
   }
 
   /** Live stats of one tier's queue of one op type. */
@@ -125,52 +113,52 @@ public final class EngineStats {
 
   /** Requests of a tier admitted at once (not queued) since start. */
   public long admitted(Tier tier) {
-    return path.levels.admitted(tier.ordinal());
+    return telemetry.levels.admitted(tier.ordinal());
   }
 
   /** Requests of a tier sent to the waiting room (including those refused because it was full) since start. */
   public long queued(Tier tier) {
-    return path.counters.count(tier, Kind.QUEUED);
+    return telemetry.counters.count(tier, Kind.QUEUED);
   }
 
   /** Requests of a tier granted a permit on leaving a queue since start. */
   public long dispatched(Tier tier) {
-    return path.counters.count(tier, Kind.DISPATCHED);
+    return telemetry.counters.count(tier, Kind.DISPATCHED);
   }
 
   /** Requests of a tier rejected, for any reason, since start. */
   public long rejected(Tier tier) {
-    return path.counters.count(tier, Kind.REJECTED);
+    return telemetry.counters.count(tier, Kind.REJECTED);
   }
 
   /** Rejections for one reason since start. */
   public long rejected(Reason reason) {
-    return path.counters.rejected(reason);
+    return telemetry.counters.rejected(reason);
   }
 
   /** Rejections of one reason, tier and op type since start (tier after capping by the client's class). */
   public long rejected(Reason reason, Tier tier, OpType op) {
-    return path.counters.rejected(reason, tier, op);
+    return telemetry.counters.rejected(reason, tier, op);
   }
 
   /** Dry-run: requests that would have been rejected (or, for INFLIGHT_LIMIT, queued) for a reason. */
   public long wouldReject(Reason reason, Tier tier, OpType op) {
-    return path.counters.wouldReject(reason, tier, op);
+    return telemetry.counters.wouldReject(reason, tier, op);
   }
 
   /** Dry-run: total would-reject count of one reason. */
   public long wouldReject(Reason reason) {
-    return path.counters.wouldReject(reason);
+    return telemetry.counters.wouldReject(reason);
   }
 
   /** Releases with {@link Outcome#SUCCESS} sampled by the control loop so far. */
   public long successes() {
-    return loop.successes;
+    return report().successes();
   }
 
   /** Releases with the given non-success outcome since start. */
   public long outcomes(Outcome outcome) {
-    return path.counters.outcomes(outcome);
+    return telemetry.counters.outcomes(outcome);
   }
 
   /**
@@ -178,47 +166,47 @@ public final class EngineStats {
    * recorder's count, up to the last tick), ERROR and DROPPED counted at release.
    */
   public long completions(OpType op, Outcome outcome) {
-    return outcome == Outcome.SUCCESS ? loop.latency.successes(op) : path.counters.outcomes(outcome, op);
+    return outcome == Outcome.SUCCESS ? report().successes(op) : telemetry.counters.outcomes(outcome, op);
   }
 
   /** Successful completions of an op type in the last tick's interval (the sample behind the interval stats). */
   public long intervalCount(OpType op) {
-    return loop.latency.intervalCount(op);
+    return report().intervalCount(op);
   }
 
   /** Median service latency of an op type over the last tick's interval, in nanoseconds (0 when empty). */
   public long intervalP50Nanos(OpType op) {
-    return loop.latency.intervalNanos(op, 50);
+    return report().intervalNanos(op, 50);
   }
 
   /** 90th-percentile service latency of an op type over the last tick's interval, in nanoseconds. */
   public long intervalP90Nanos(OpType op) {
-    return loop.latency.intervalNanos(op, 90);
+    return report().intervalNanos(op, 90);
   }
 
   /** 99th-percentile service latency of an op type over the last tick's interval, in nanoseconds. */
   public long intervalP99Nanos(OpType op) {
-    return loop.latency.intervalNanos(op, 99);
+    return report().intervalNanos(op, 99);
   }
 
   /** Largest service latency of an op type over the last tick's interval, in nanoseconds. */
   public long intervalMaxNanos(OpType op) {
-    return loop.latency.intervalNanos(op, 100);
+    return report().intervalNanos(op, 100);
   }
 
   /** Completions per second over the last tick. */
   public double throughputPerSecond() {
-    return loop.throughputPerSecond;
+    return report().throughputPerSecond;
   }
 
   /** Error rate over the last tick. */
   public double errorRate() {
-    return loop.errorRate;
+    return report().errorRate;
   }
 
   /** Smoothed p90 service latency of an op type in nanoseconds (NaN before enough samples). */
   public double p90Nanos(OpType op) {
-    return loop.smoothedP90Nanos(op);
+    return report().smoothedP90Nanos(op);
   }
 
   /**
@@ -226,7 +214,7 @@ public final class EngineStats {
    * not saturated, over the last minute of such ticks (NaN before the first).
    */
   public double latencyBaselineNanos(OpType op) {
-    return loop.latencyBaselineNanos(op);
+    return report().baselineNanos(op);
   }
 
   /**
@@ -234,32 +222,32 @@ public final class EngineStats {
    * never at low load on its own (about once a minute while it stays busy; the ratios hold meanwhile).
    */
   public boolean probingBaseline() {
-    return loop.probing();
+    return report().probing;
   }
 
   /** Whether the last tick saw the node saturated (inflight near the limit, or requests waiting for a permit). */
   public boolean saturated() {
-    return loop.saturated;
+    return report().saturated;
   }
 
   /** Running service-time estimate of an op type in nanoseconds. */
   public long serviceTimeNanos(OpType op) {
-    return path.serviceTimes.estimateNanos(op);
+    return telemetry.serviceTimes.estimateNanos(op);
   }
 
   /** The adaptive queue timeout of an op type in nanoseconds. */
   public long queueTimeoutNanos(OpType op) {
-    return loop.queueTimeoutNanos(op);
+    return report().queueTimeoutNanos(op);
   }
 
   /** Ticks run so far. */
   public long ticks() {
-    return loop.ticks;
+    return report().ticks;
   }
 
   /** Whether the engine runs in dry-run (shadow) mode. */
   public boolean dryRun() {
-    return path.settings.dryRun;
+    return path.policy().settings.dryRun;
   }
 
   @Override

@@ -3,14 +3,13 @@ package io.spillway.admission;
 import io.spillway.admission.control.LatencyRecorder;
 import io.spillway.admission.control.LatencySample;
 import io.spillway.admission.control.PercentileSmoother;
-import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * The control tick's latency step, per op type: sample the op type's {@link LatencyRecorder}, smooth its p90
  * (pooled to the minimum sample count, median of three, EWMA: {@link PercentileSmoother}, after Cinnamon), and keep
  * what the stats view reports — the last interval's count, p50, p90, p99 and maximum, and the running count of
- * successful completions — copied into atomic cells, so that a metrics thread reads them without a second
- * recording on the request path and without touching the recorders.
+ * successful completions — which the tick copies into its {@link TickReport} for the stats view, so a metrics
+ * thread reads them without a second recording on the request path and without touching the recorders.
  *
  * <p>Freshness (the latency signal and the limit tuner read {@link #lastSmoothedP90Nanos}): the p90 is computed over
  * admitted work only, so it can only be as fresh as the last completion. The pool of thin intervals closes after
@@ -20,23 +19,20 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * admitted nothing new, so its latency signal kept the high p90 of the overload and the scope kept shedding
  * everything ({@code StaleLatencySignalTest}).
  *
- * <p>Threading: {@link #sample} and {@link #reconfigure} on the control thread; the getters from any thread.
+ * <p>Threading: control thread only.
  */
 final class LatencySampling {
 
   private static final int OPS = OpType.count();
-  private static final int COUNT = 0;
-  private static final int P50 = 1;
-  private static final int P90 = 2;
-  private static final int P99 = 3;
-  private static final int MAX = 4;
-  private static final int STATS = 5;
+  private static final int STATS = TickReport.STATS;
   /** The latency window's time bound: pools close, and an op type without completions goes stale, after it. */
   static final long WINDOW_NANOS = 2_000_000_000L;
 
   private PercentileSmoother[] smoothers;
-  private final AtomicLongArray interval = new AtomicLongArray(OPS * STATS);
-  private final AtomicLongArray successes = new AtomicLongArray(OPS);
+  private final long[] interval = new long[OPS * STATS];
+  private final long[] successes = new long[OPS];
+  /** Each op type's share of the last interval's completions, or of the last interval that had any. */
+  private final double[] shares = new double[OPS];
   private final LatencySample[] lastSamples = new LatencySample[OPS];
   private final double[] smoothedP90 = new double[OPS];
   private final int[] idleTicks = new int[OPS];
@@ -47,6 +43,7 @@ final class LatencySampling {
   LatencySampling(EngineConfig config) {
     smoothers = smoothers(config);
     java.util.Arrays.fill(smoothedP90, Double.NaN);
+    java.util.Arrays.fill(shares, 1.0 / OPS);
   }
 
   /** Samples every op type's recorder; then read {@link #completions()}, {@link #meanServiceNanos()}, p90s. */
@@ -66,13 +63,18 @@ final class LatencySampling {
         p90 = Double.NaN;
       }
       smoothedP90[i] = p90;
-      successes.lazySet(i, successes.get(i) + n);
+      successes[i] += n;
       int at = i * STATS;
-      interval.lazySet(at + COUNT, n);
-      interval.lazySet(at + P50, s.p50Nanos());
-      interval.lazySet(at + P90, s.p90Nanos());
-      interval.lazySet(at + P99, s.p99Nanos());
-      interval.lazySet(at + MAX, s.maxNanos());
+      interval[at + TickReport.COUNT] = n;
+      interval[at + TickReport.P50] = s.p50Nanos();
+      interval[at + TickReport.P90] = s.p90Nanos();
+      interval[at + TickReport.P99] = s.p99Nanos();
+      interval[at + TickReport.MAX] = s.maxNanos();
+    }
+    if (completions > 0) {
+      for (int i = 0; i < OPS; i++) {
+        shares[i] = (double) lastSamples[i].count() / completions;
+      }
     }
   }
 
@@ -112,23 +114,36 @@ final class LatencySampling {
     return smoothedP90[op];
   }
 
-  /** Successful completions of an op type since start, as sampled by the control loop. */
+  /** Successful completions of an op type since start. */
   long successes(OpType op) {
-    return successes.get(op.ordinal());
+    return successes[op.ordinal()];
   }
 
-  /** The last interval's sample count of an op type. */
-  long intervalCount(OpType op) {
-    return interval.get(op.ordinal() * STATS + COUNT);
+  /**
+   * An op type's share of the last interval's completions, or of the last interval that had any (equal shares before
+   * the first completion).
+   */
+  double share(int op) {
+    return shares[op];
   }
 
-  /** A statistic of the last interval: {@code p} is 50, 90 or 99 for percentiles, 100 for the maximum. */
-  long intervalNanos(OpType op, int p) {
-    int stat = p == 50 ? P50 : p == 90 ? P90 : p == 99 ? P99 : p == 100 ? MAX : -1;
-    if (stat < 0) {
-      throw new IllegalArgumentException("percentile must be 50, 90, 99 or 100 (the maximum), was " + p);
+  /** A copy of the completions since start, by op type. */
+  long[] successesSnapshot() {
+    return successes.clone();
+  }
+
+  /** A copy of the last interval's statistics, {@link TickReport#STATS} values per op type. */
+  long[] intervalSnapshot() {
+    return interval.clone();
+  }
+
+  /** A copy of the smoothed p90s as of the last sample. */
+  double[] smoothedP90Snapshot() {
+    double[] result = new double[OPS];
+    for (int i = 0; i < OPS; i++) {
+      result[i] = smoothers[i].value();
     }
-    return interval.get(op.ordinal() * STATS + stat);
+    return result;
   }
 
   private PercentileSmoother[] smoothers(EngineConfig c) {

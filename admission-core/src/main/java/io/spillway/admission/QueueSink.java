@@ -28,9 +28,9 @@ final class QueueSink implements Dispatcher.Sink {
   @Override
   public void dispatch(QueuedRequest request) {
     long now = path.ticker.read();
-    path.queueWait.record(now - request.enqueuedAtNanos);
+    path.telemetry.waited(now - request.enqueuedAtNanos);
     long token = path.grant(request.op, request.client, request.costUnits);
-    path.counters.count(request.tier, Kind.DISPATCHED);
+    path.telemetry.counters.count(request.tier, Kind.DISPATCHED);
     request.admitted(token);
     if (!request.handOff()) {
       path.release(token, Outcome.DROPPED, 0L);
@@ -45,14 +45,14 @@ final class QueueSink implements Dispatcher.Sink {
   public void dropped(QueuedRequest request, Reason reason, boolean onOfferThread) {
     Scorecard.discharge(request.client, request.costUnits);
     if (reason != Reason.QUEUE_FULL) {
-      path.queueWait.record(path.ticker.read() - request.enqueuedAtNanos);
+      path.telemetry.waited(path.ticker.read() - request.enqueuedAtNanos);
     }
     answerRejected(request, reason, onOfferThread);
   }
 
   private void answerRejected(QueuedRequest request, Reason reason, boolean inline) {
-    path.counters.rejected(request.tier, reason, request.op);
-    long retryAfter = path.retryAfterNanos(path.settings, reason, request.op);
+    path.telemetry.counters.rejected(request.tier, reason, request.op);
+    long retryAfter = path.policy().retryAfterNanos(reason, request.op);
     request.rejected(reason, retryAfter);
     if (path.events.enabled()) {
       path.events.rejected(request.op, request.tier, request.client, reason, retryAfter, false, path.ticker.read());

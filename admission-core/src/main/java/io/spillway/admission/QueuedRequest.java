@@ -18,13 +18,13 @@ final class QueuedRequest implements Runnable {
   final long enqueuedAtNanos;
   private final Executor executor;
   private final AdmissionCallback callback;
-  private final AdmissionEngine engine;
+  private final AdmissionPath path;
   private long token;
   private Reason reason;
   private long retryAfterNanos;
 
   QueuedRequest(OpType op, int tier, ClientHandle client, long costUnits, long deadlineNanos, long enqueuedAtNanos,
-      Executor executor, AdmissionCallback callback, AdmissionEngine engine) {
+      Executor executor, AdmissionCallback callback, AdmissionPath path) {
     this.op = op;
     this.tier = tier;
     this.client = client;
@@ -33,7 +33,7 @@ final class QueuedRequest implements Runnable {
     this.enqueuedAtNanos = enqueuedAtNanos;
     this.executor = executor;
     this.callback = callback;
-    this.engine = engine;
+    this.path = path;
   }
 
   void admitted(long grantedToken) {
@@ -58,7 +58,7 @@ final class QueuedRequest implements Runnable {
   @Override
   public void run() {
     if (token > 0) {
-      Callbacks.admitted(engine, callback, token);
+      Callbacks.admitted(path, callback, token);
     } else {
       Callbacks.rejected(callback, reason, retryAfterNanos);
     }

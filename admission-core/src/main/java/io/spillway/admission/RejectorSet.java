@@ -7,47 +7,35 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * The immutable set of per-scope rejectors, published as one volatile reference; the fast path walks its small
- * array. A request is shed when its level is at or above the cut of ANY scope that matches it. The ALL scope is
- * always present and first. Rebuilt by the control thread when signals are added or removed; rejectors of scopes
- * that remain keep their PID state.
+ * The per-scope rejectors, the ALL scope first. A request is shed when its level is at or above the cut of ANY scope
+ * that matches it. Rebuilt by the control thread when signals are added or removed; rejectors of scopes that remain
+ * keep their PID state. Control thread only: each tick copies the scopes' filters and cuts into its {@link Policy}.
  */
 final class RejectorSet {
 
   private final ScopeRejector[] rejectors;
-  /** The lowest cut of any scope, refreshed after the cuts move: a level below it is shed by no scope. */
-  private volatile int lowestCut;
+  private final ScopeFilter[] filters;
 
   private RejectorSet(ScopeRejector[] rejectors) {
     this.rejectors = rejectors;
-    refreshLowestCut();
-  }
-
-  /**
-   * False when no scope can shed this level: it lies below every cut as of the last {@link #refreshLowestCut}.
-   * The fast path's first test, one read instead of a walk over the scopes (the common case when healthy).
-   */
-  boolean mayShed(int level) {
-    return level >= lowestCut;
-  }
-
-  /** Whether any matching scope sheds this level; allocation-free. */
-  boolean sheds(int level, OpType op, int partition, ClientHandle client) {
-    for (ScopeRejector r : rejectors) {
-      if (r.sheds(level) && r.matches(op, partition, client)) {
-        return true;
-      }
+    this.filters = new ScopeFilter[rejectors.length];
+    for (int i = 0; i < rejectors.length; i++) {
+      filters[i] = rejectors[i].filter;
     }
-    return false;
   }
 
-  /** Recomputes {@link #lowestCut}; call after any rejector's cut changed (control thread). */
-  void refreshLowestCut() {
-    int lowest = Integer.MAX_VALUE;
-    for (ScopeRejector r : rejectors) {
-      lowest = Math.min(lowest, r.cut());
+  /** The scopes' filters, in {@link #rejectors()} order (shared: the array never changes). */
+  ScopeFilter[] filters() {
+    return filters;
+  }
+
+  /** A new array of the scopes' current cuts, in {@link #rejectors()} order. */
+  int[] cuts() {
+    int[] cuts = new int[rejectors.length];
+    for (int i = 0; i < cuts.length; i++) {
+      cuts[i] = rejectors[i].cut();
     }
-    lowestCut = lowest;
+    return cuts;
   }
 
   ScopeRejector[] rejectors() {

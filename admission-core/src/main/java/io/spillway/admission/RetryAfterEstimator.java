@@ -1,10 +1,9 @@
 package io.spillway.admission;
 
-import java.util.concurrent.ThreadLocalRandom;
-
 /**
- * The base of every retry-after hint, from controller state refreshed each tick (DESIGN §3.5), then jittered per
- * rejection by {@link io.spillway.admission.control.RetryAfter} so rejected clients do not return in lock-step.
+ * The base of every retry-after hint, from controller state refreshed each tick (DESIGN §3.5). The tick publishes
+ * the bases in its {@link Policy}, which jitters them per rejection ({@link io.spillway.admission.control.RetryAfter})
+ * so that rejected clients do not return in lock-step. Control thread only.
  *
  * <ul>
  *   <li>SHED_TIER: the time for the rejection ratio to fall back to zero once the pressure is gone. With the error at
@@ -17,8 +16,8 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 final class RetryAfterEstimator {
 
-  private volatile long drainNanos;
-  private volatile long shedNanos;
+  private long drainNanos;
+  private long shedNanos;
 
   /** Control thread, once per tick. */
   void update(int waiting, double throughputPerSecond, double meanServiceNanos, int limit, double maxRatio,
@@ -36,20 +35,13 @@ final class RetryAfterEstimator {
     shedNanos = tickNanos + (long) Math.min(fall, 1e15);
   }
 
-  /** The base hint in nanoseconds for a rejection. */
-  long baseNanos(Reason reason, long serviceNanos) {
-    if (reason == Reason.SHED_TIER) {
-      return shedNanos;
-    }
-    return drainNanos + serviceNanos;
-  }
-
+  /** The expected drain time of the waiting room: the base of every hint but SHED_TIER's. */
   long drainNanos() {
     return drainNanos;
   }
 
-  /** A jittered hint; allocation-free. */
-  static long jittered(Settings settings, long baseNanos) {
-    return settings.retryAfter.hintNanos(baseNanos, ThreadLocalRandom.current().nextLong());
+  /** The time for the rejection ratio to fall back to zero: the base of SHED_TIER's hint. */
+  long shedNanos() {
+    return shedNanos;
   }
 }

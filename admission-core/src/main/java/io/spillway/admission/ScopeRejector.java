@@ -3,7 +3,6 @@ package io.spillway.admission;
 import io.spillway.admission.control.PriorityDistribution;
 import io.spillway.pid.PidConfig;
 import io.spillway.pid.PidController;
-import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * The rejector of one {@link SignalScope} (Uber Cinnamon, 2023): a PID controller turns the scope's overload error
@@ -14,8 +13,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * <p>PID: REVERSE action, setpoint 0, measurement = the scope's largest normalised error
  * {@code (value − target) / target} (for the ALL scope also Cinnamon's {@code (in − out − free) / out}), output
  * clamped to [0, maxRejectionRatio] with the controller's conditional-integration anti-windup, so the ratio
- * leaves a bound on the first tick the error changes sign. Updated by the control thread only; {@link #cut} and
- * {@link #ratio} are read by request threads.
+ * leaves a bound on the first tick the error changes sign. Control thread only: request threads see the scope's
+ * {@link #filter} and {@link #cut} through the tick's {@link Policy}.
  */
 final class ScopeRejector {
 
@@ -28,36 +27,30 @@ final class ScopeRejector {
   static final double MAX_ERROR = 1.0;
 
   final SignalScope scope;
-  /** The scope's client resolved to its handle (compared by reference on the fast path), or null for any client. */
-  final ClientHandle client;
-  private final OpSet ops;
-  private final int partition;
+  /** The requests the scope covers, its client resolved to a handle. */
+  final ScopeFilter filter;
   private final PidController pid;
   private Signal[] signals = new Signal[0];
-  /** The value of each signal as last read by {@link #readSignals()}, as raw double bits (NaN before). */
-  private AtomicLongArray lastValues = new AtomicLongArray(0);
-  private volatile int cut;
-  private volatile double ratio;
-  private volatile double measurement = Double.NaN;
+  /** The value of each signal as last read by {@link #readSignals}, NaN before or when the read threw. */
+  private double[] lastValues = new double[0];
+  private int cut;
+  private double ratio;
+  private double measurement = Double.NaN;
   private double externalError = Double.NaN;
-  /** Signal reads of this scope that threw; written by the control thread. */
-  volatile long signalFailures;
+  /** Signal reads of this scope that threw. */
+  private long signalFailures;
 
   ScopeRejector(SignalScope scope, ClientHandle client, PidConfig pidConfig, Ticker ticker, int levels) {
     this.scope = scope;
-    this.client = client;
-    this.ops = scope.ops();
-    this.partition = scope.partition();
+    this.filter = new ScopeFilter(scope, client);
     this.pid = new PidController(pidConfig, ticker);
     this.cut = levels;
   }
 
   /** Sets the scope's signals (control thread, when the signal set changes). */
   void signals(Signal[] scopeSignals) {
-    AtomicLongArray values = new AtomicLongArray(scopeSignals.length);
-    for (int i = 0; i < scopeSignals.length; i++) {
-      values.set(i, Double.doubleToRawLongBits(Double.NaN));
-    }
+    double[] values = new double[scopeSignals.length];
+    java.util.Arrays.fill(values, Double.NaN);
     lastValues = values;
     signals = scopeSignals;
   }
@@ -68,7 +61,7 @@ final class ScopeRejector {
 
   /** The value of the scope's i-th signal as the control loop last read it (NaN: not read yet, or it threw). */
   double lastValue(int i) {
-    return Double.longBitsToDouble(lastValues.get(i));
+    return lastValues[i];
   }
 
   /**
@@ -81,7 +74,7 @@ final class ScopeRejector {
     double max = Double.NaN;
     double external = Double.NaN;
     Signal[] current = signals;
-    AtomicLongArray values = lastValues;
+    double[] values = lastValues;
     for (int i = 0; i < current.length; i++) {
       double value = Double.NaN;
       try {
@@ -97,7 +90,7 @@ final class ScopeRejector {
       } catch (RuntimeException e) {
         signalFailures++;
       }
-      values.lazySet(i, Double.doubleToRawLongBits(value));
+      values[i] = value;
     }
     externalError = external;
     return max;
@@ -109,18 +102,6 @@ final class ScopeRejector {
    */
   double externalError() {
     return externalError;
-  }
-
-  /** Whether a request belongs to this scope; allocation-free. */
-  boolean matches(OpType op, int requestPartition, ClientHandle requestClient) {
-    return ops.contains(op)
-        && (partition == SignalScope.ANY_PARTITION || partition == requestPartition)
-        && (client == null || client == requestClient);
-  }
-
-  /** Whether this scope sheds a request of the given level (the caller checked {@link #matches}). */
-  boolean sheds(int level) {
-    return level >= cut;
   }
 
   /**
@@ -164,6 +145,10 @@ final class ScopeRejector {
 
   double measurement() {
     return measurement;
+  }
+
+  long signalFailures() {
+    return signalFailures;
   }
 
   @Override

@@ -1,35 +1,28 @@
 package io.spillway.admission;
 
 import io.spillway.admission.control.Cohorts;
-import io.spillway.admission.control.PriorityDistribution;
 import io.spillway.admission.control.RetryAfter;
 
 /**
- * The configuration-derived objects the fast path reads, swapped as one immutable snapshot (one volatile read per
- * request) when the engine is reconfigured.
+ * The configuration-derived values the fast path reads, built once per configuration and carried by every
+ * {@link Policy} until the next reconfiguration. Immutable apart from the {@link CohortCache}, which memoises each
+ * client's cohort (its own contract).
  */
 final class Settings {
 
   final EngineConfig config;
-  final Cohorts cohorts;
   final CohortCache cohortCache;
   final int cohortsPerTier;
-  final PriorityDistribution distribution;
   final int firstSheddableLevel;
-  /** The least important tier that may take the limiter's reserve: the never-shed tiers and the next one. */
+  /** The least important tier that may take the limiter's reserve: the critical tiers. */
   final int lastReservedTier;
   final boolean dryRun;
   final RetryAfter retryAfter;
 
-  Settings(EngineConfig config, Settings previous, long nowNanos) {
+  Settings(EngineConfig config, long nowNanos) {
     this.config = config;
     this.cohortsPerTier = config.cohortsPerTier;
-    this.cohorts = new Cohorts(config.cohortsPerTier, config.cohortEpochNanos);
-    this.cohortCache = new CohortCache(cohorts, nowNanos);
-    boolean sameLevels = previous != null && previous.config.levels() == config.levels()
-        && previous.config.priorityWindow == config.priorityWindow;
-    this.distribution = sameLevels ? previous.distribution
-        : new PriorityDistribution(config.levels(), config.priorityWindow);
+    this.cohortCache = new CohortCache(new Cohorts(config.cohortsPerTier, config.cohortEpochNanos), nowNanos);
     this.firstSheddableLevel = config.firstSheddableLevel();
     this.lastReservedTier = config.lastCriticalTier();
     this.dryRun = config.dryRun;

@@ -41,10 +41,12 @@ class SignalScopeTest {
     assertThat(lag.ratio()).isPositive();
     int cut = lag.cut();
     assertThat(cut).isBetween(2, 11);
-    assertThat(set.sheds(11, OpType.WRITE, 7, a)).isTrue();
-    assertThat(set.sheds(11, OpType.WRITE, 3, a)).as("other partition").isFalse();
-    assertThat(set.sheds(11, OpType.READ, 7, a)).as("reads").isFalse();
-    assertThat(set.sheds(cut - 1, OpType.WRITE, 7, a)).as("below the cut").isFalse();
+    Policy policy = new Policy(new Settings(EngineConfig.defaults(), 0L), set.filters(), set.cuts(), 0L, 0L,
+        new long[OpType.count()], TickReport.initial(EngineConfig.defaults()));
+    assertThat(policy.sheds(11, OpType.WRITE, 7, a)).isTrue();
+    assertThat(policy.sheds(11, OpType.WRITE, 3, a)).as("other partition").isFalse();
+    assertThat(policy.sheds(11, OpType.READ, 7, a)).as("reads").isFalse();
+    assertThat(policy.sheds(cut - 1, OpType.WRITE, 7, a)).as("below the cut").isFalse();
     // Rebuilding keeps the PID state of surviving scopes.
     RejectorSet rebuilt = RejectorSet.build(signals, set,
         scope -> new ScopeRejector(scope, null, PidConfig.defaults(), () -> 0L, 12));
