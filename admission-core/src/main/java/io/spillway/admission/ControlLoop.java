@@ -316,7 +316,7 @@ final class ControlLoop {
     distribution.roll();
     double maxRatio = 0;
     for (ScopeRejector r : set.rejectors()) {
-      double m = r.readSignals(saturatedNow);
+      double m = r.readSignals(saturatedNow, dt);
       if (!saturatedNow) {
         m = Double.isNaN(m) ? -idle : Math.max(m, -idle);
       } else if (r == set.all()) {

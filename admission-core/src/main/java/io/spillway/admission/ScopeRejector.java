@@ -1,5 +1,6 @@
 package io.spillway.admission;
 
+import io.spillway.admission.control.BacklogForecast;
 import io.spillway.admission.control.PriorityDistribution;
 import io.spillway.pid.PidConfig;
 import io.spillway.pid.PidController;
@@ -25,6 +26,8 @@ final class ScopeRejector {
    */
   static final double MIN_ERROR = -1.0;
   static final double MAX_ERROR = 1.0;
+  /** How far ahead an embedder's backlog signal is forecast ({@link BacklogForecast}). */
+  static final double BACKLOG_HORIZON_SECONDS = 1.0;
 
   final SignalScope scope;
   /** The requests the scope covers, its client resolved to a handle. */
@@ -33,6 +36,8 @@ final class ScopeRejector {
   private Signal[] signals = new Signal[0];
   /** The value of each signal as last read by {@link #readSignals}, NaN before or when the read threw. */
   private double[] lastValues = new double[0];
+  /** Per signal, the forecast of an embedder's backlog signal (null for the engine's own signals). */
+  private BacklogForecast[] forecasts = new BacklogForecast[0];
   private int cut;
   private double ratio;
   private double measurement = Double.NaN;
@@ -51,6 +56,16 @@ final class ScopeRejector {
   void signals(Signal[] scopeSignals) {
     double[] values = new double[scopeSignals.length];
     java.util.Arrays.fill(values, Double.NaN);
+    BacklogForecast[] previous = forecasts;
+    Signal[] previousSignals = signals;
+    BacklogForecast[] next = new BacklogForecast[scopeSignals.length];
+    for (int i = 0; i < scopeSignals.length; i++) {
+      if (!(scopeSignals[i] instanceof MeasuredSignal)) {
+        int kept = java.util.Arrays.asList(previousSignals).indexOf(scopeSignals[i]);
+        next[i] = kept >= 0 ? previous[kept] : new BacklogForecast(BACKLOG_HORIZON_SECONDS);
+      }
+    }
+    forecasts = next;
     lastValues = values;
     signals = scopeSignals;
   }
@@ -67,10 +82,14 @@ final class ScopeRejector {
   /**
    * Reads every signal once (control thread) and returns the largest normalised error {@code (value − target) /
    * target}, NaN when none has data. A signal that {@linkplain Signal#requiresSaturation() requires saturation} counts
-   * only when {@code saturated}: otherwise it reads as no data, so a symptom on an idle node lets the ratio decay. A
-   * signal that throws is counted in {@link #signalFailures} and skipped.
+   * only when {@code saturated}: otherwise it reads as no data, so a symptom on an idle node lets the ratio decay. An
+   * embedder's signal is a backlog (a follower's lag) and counts by its {@link BacklogForecast}, the value it is
+   * heading for {@link #BACKLOG_HORIZON_SECONDS} ahead. A signal that throws is counted in {@link #signalFailures}
+   * and skipped.
+   *
+   * @param dtSeconds the time since the previous read
    */
-  double readSignals(boolean saturated) {
+  double readSignals(boolean saturated, double dtSeconds) {
     double max = Double.NaN;
     double external = Double.NaN;
     Signal[] current = signals;
@@ -80,8 +99,9 @@ final class ScopeRejector {
       try {
         value = current[i].value();
         double target = current[i].target();
-        if (!Double.isNaN(value) && target > 0 && (saturated || !current[i].requiresSaturation())) {
-          double e = (value - target) / target;
+        double judged = forecasts[i] == null ? value : forecasts[i].update(value, dtSeconds);
+        if (!Double.isNaN(judged) && target > 0 && (saturated || !current[i].requiresSaturation())) {
+          double e = (judged - target) / target;
           max = Double.isNaN(max) ? e : Math.max(max, e);
           if (!(current[i] instanceof MeasuredSignal)) {
             external = Double.isNaN(external) ? e : Math.max(external, e);

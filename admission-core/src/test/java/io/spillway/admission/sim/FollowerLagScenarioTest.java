@@ -32,10 +32,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  *
  * <p>Ablation twin: the rejector off (kp = ki = 0): nothing sheds the writes and the lag grows without bound.
  *
- * <p>Target not met yet: every threshold holds on every seed but T1's, whose writes are shed 4.1–12.6 % (median
- * 8.6 %) against the target of at most 1 %: the lag holds at 0.90–1.00 × its target, yet the ratio swings (0.2–0.8,
- * a period of 2–2.5 s) and at its peaks, above 2/3 (the share of T3 and T5), reaches into T1. The summary reports
- * every seed against the 1 %; the test asserts a {@link #T1_SHED_CEILING regression ceiling} instead.
+ * <p>T1: before the rejector judged a backlog by its {@link io.spillway.admission.control.BacklogForecast forecast},
+ * T1's writes were shed 4.1–12.6 % (median 8.6 %) over seeds 1–20: the lag held at 0.90–1.00 × its target, yet the
+ * ratio swung (0.2–0.8, a period of 2–2.5 s, a PI loop around an integrating plant) and at its peaks, above 2/3
+ * (the share of T3 and T5), reached into T1. With the forecast: 0–0.28 %, within the 1 % target on every seed.
+ * Mutation tried: a forecast horizon of 1 ns (the level alone) fails this test on T1.
  */
 class FollowerLagScenarioTest {
 
@@ -52,13 +53,6 @@ class FollowerLagScenarioTest {
   private static final Sweep SWEEP = new Sweep("Follower lag sweep");
   /** The threshold: a dimmer, not a switch, leaves T1's writes alone (at most 1 % shed). */
   private static final double T1_SHED_TARGET = 0.01;
-  /**
-   * The regression ceiling for partition 7's T1 writes shed — not the target. Measured over seeds 1–20 on the engine
-   * of 72243e9: 0.0412–0.1259; the highest seed plus half the range, rounded up to 0.01 (margin 0.044; the rule is
-   * in {@link Sweep.Case#regressionFloor}). T3 loses 0.49–0.61 of its writes, so the ceiling still fails an engine
-   * that sheds T1 like T3.
-   */
-  static final double T1_SHED_CEILING = 0.17;
 
   static LongStream twinSeeds() {
     return Seeds.sweep(TWIN_SEEDS);
@@ -81,8 +75,7 @@ class FollowerLagScenarioTest {
         .atMost("partition 3 writes shed",
             sim.partitionCount(HEALTHY, Reason.SHED_TIER.ordinal(), 0, END, OpType.WRITE, Tier.T0, Tier.T5), 0)
         .atLeast("p7 T5 writes shed", shedShare(sim, Tier.T5, settled, LAG_TO), 0.9)
-        .targetAtMost("p7 T1 writes shed", t1Shed, T1_SHED_TARGET)
-        .regressionCeiling("p7 T1 writes shed", t1Shed, T1_SHED_CEILING)
+        .atMost("p7 T1 writes shed", t1Shed, T1_SHED_TARGET)
         .atMost("worst lower-tier pass", worstLowerTierPass(sim, settled, LAG_TO), 0.05)
         .atMost("max lag / target", run.maxLag(settled, LAG_TO) / TARGET_ENTRIES, 3.0)
         .atMost("p7 writes shed 2 s after the lag",
