@@ -4,6 +4,7 @@ import io.spillway.admission.AdmissionCounters.Kind;
 import io.spillway.admission.EngineStats.ScopeView;
 import io.spillway.admission.EngineStats.SignalView;
 import io.spillway.admission.control.BaselineProbe;
+import io.spillway.admission.control.CriticalReserve;
 import io.spillway.admission.control.LatencyBaseline;
 import io.spillway.admission.control.LatencySample;
 import io.spillway.admission.control.PriorityDistribution;
@@ -101,6 +102,7 @@ final class ControlLoop {
   private final Ticker ticker;
   private final VegasLimitTuner tuner;
   private final RetryAfterEstimator retry = new RetryAfterEstimator();
+  private final CriticalReserve reserve = new CriticalReserve();
   private Settings settings;
   private PriorityDistribution distribution;
   private RejectorSet rejectors;
@@ -119,6 +121,7 @@ final class ControlLoop {
   private long lastRefusedAtLimit;
   private long lastDispatched;
   private long lastShed;
+  private long lastCriticalRefused;
   private double meanServiceNanos;
   private final TuningPeriod period;
   private double inflightAverage;
@@ -312,7 +315,14 @@ final class ControlLoop {
     double ceiling = littleCeiling(limitBefore, arrived / dt);
 
     RejectorSet set = rejectors;
-    telemetry.levels.feed(distribution, s.cohortsPerTier);
+    long criticalArrivals = telemetry.levels.feed(distribution, s.cohortsPerTier, s.lastReservedTier);
+    // The time a permit is held: the completions' mean, or by Little's law the inflight over the throughput when that
+    // is longer (a node that has just started, with work piling up inside it, completes little yet).
+    double holdNanos = throughput > 0 ? Math.max(meanServiceNanos, inflightAverage / throughput * 1e9)
+        : meanServiceNanos;
+    long criticalRefused = criticalRefusedAtLimit(counters, s.lastReservedTier);
+    limiter.setReserve(reserve.update(criticalArrivals, criticalRefused - lastCriticalRefused, dt, holdNanos));
+    lastCriticalRefused = criticalRefused;
     distribution.roll();
     double maxRatio = 0;
     for (ScopeRejector r : set.rejectors()) {
@@ -359,6 +369,17 @@ final class ControlLoop {
       views.add(new SignalView(s.name(), s.scope(), s.target(), lastRead.getOrDefault(s, Double.NaN)));
     }
     return views;
+  }
+
+  /** Requests of the critical tiers refused at the limit since start (synchronous callers: the others queue). */
+  private static long criticalRefusedAtLimit(AdmissionCounters counters, int lastCriticalTier) {
+    long refused = 0;
+    for (int t = 0; t <= lastCriticalTier; t++) {
+      for (OpType op : OpType.values()) {
+        refused += counters.rejected(Reason.INFLIGHT_LIMIT, Tier.ofOrdinal(t), op);
+      }
+    }
+    return refused;
   }
 
   /** The mean charge in scorecard units: each op type's service time weighted by its share of the completions. */

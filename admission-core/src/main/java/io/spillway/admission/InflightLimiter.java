@@ -9,12 +9,15 @@ import java.lang.invoke.VarHandle;
  * concurrent acquire, release or limit change can never let an acquire succeed while inflight >= limit. This is the
  * race of Netflix concurrency-limits #233/#234, where limit and count were read separately.
  *
- * <p>The last eighth of the limit (none below 8) is a reserve that only requests of the critical tiers may take
- * ({@code reserved = true}): synchronous callers cannot queue, so without it a critical request arriving while less
- * important work holds every permit is refused at the limit whatever the rejector does. The less important tiers
- * see {@code limit − limit/8}; the tuner, which judges the limit by the inflight it reaches, raises the limit when
- * the reserve sits unused and the node has room, so throughput is not lost to it. The reserve is computed from the
- * same word as the limit: no other state, no other read.
+ * <p>A reserve at the top of the limit is for the critical tiers only ({@code reserved = true}): synchronous callers
+ * cannot queue, so without it a critical request arriving while less important work holds every permit is refused
+ * at the limit whatever the rejector does. The less important tiers see {@code limit − reserve}; the tuner, which
+ * judges the limit by the inflight it reaches, raises the limit when the reserve sits unused and the node has room,
+ * so throughput is not lost to it. The control loop sizes the reserve to the critical tiers' demand
+ * ({@link io.spillway.admission.control.CriticalReserve}); it is at least an eighth of the limit, and leaves the
+ * others at least an eighth (at least one permit). The reserve is a soft
+ * partition read apart from the word: a stale reserve moves one less important request across it at most, while
+ * the limit itself stays exact.
  *
  * <p>Lowering the limit below the current inflight count revokes nothing; further acquires fail until enough
  * releases bring inflight below the new limit. Release is not idempotent here: {@link PermitTable} guarantees
@@ -23,8 +26,8 @@ import java.lang.invoke.VarHandle;
 final class InflightLimiter {
 
   private static final long INFLIGHT_MASK = 0xFFFF_FFFFL;
-  /** The critical tiers' reserve is limit >>> RESERVE_SHIFT: an eighth. */
-  static final int RESERVE_SHIFT = 3;
+  /** The least reserve is limit >>> MIN_RESERVE_SHIFT: an eighth. */
+  static final int MIN_RESERVE_SHIFT = 3;
 
   private static final VarHandle STATE;
 
@@ -40,6 +43,8 @@ final class InflightLimiter {
   private volatile long state;
   /** Highest inflight count seen since the last {@link #takePeak()}; racy by design (an estimate for the tuner). */
   private volatile int peak;
+  /** Permits only the critical tiers may take, set by the control loop; clamped to [limit/8, limit − limit/8]. */
+  private volatile int reserve;
 
   InflightLimiter(int initialLimit) {
     if (initialLimit < 1) {
@@ -62,7 +67,7 @@ final class InflightLimiter {
       long s = state;
       int inflight = (int) (s & INFLIGHT_MASK);
       int limit = (int) (s >>> 32);
-      if (inflight >= (reserved ? limit : limit - (limit >>> RESERVE_SHIFT))) {
+      if (inflight >= (reserved ? limit : limit - reserveOf(limit))) {
         return false;
       }
       if (STATE.compareAndSet(this, s, s + 1)) {
@@ -72,6 +77,23 @@ final class InflightLimiter {
         return true;
       }
     }
+  }
+
+  private int reserveOf(int limit) {
+    return Math.max(limit >>> MIN_RESERVE_SHIFT, Math.min(reserve, limit - Math.max(1, limit >>> MIN_RESERVE_SHIFT)));
+  }
+
+  /** Sets the critical tiers' reserve (>= 0; clamped to [limit/8, limit − limit/8] whenever it is used). */
+  void setReserve(int permits) {
+    if (permits < 0) {
+      throw new IllegalArgumentException("reserve must be >= 0, was " + permits);
+    }
+    reserve = permits;
+  }
+
+  /** The reserve in force at the current limit. */
+  int reserve() {
+    return reserveOf(limit());
   }
 
   /** Takes a permit regardless of the limit (dry-run mode only: the request is admitted anyway). */

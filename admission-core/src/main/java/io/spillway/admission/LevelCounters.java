@@ -62,8 +62,11 @@ final class LevelCounters {
    * Records the arrivals since the previous call into the distribution, at level {@code tier × cohortsPerTier +
    * cohort}; control thread. Arrivals in a cohort the current configuration does not have (requests decided under
    * the previous one, around a reconfiguration) are dropped from the distribution.
+   *
+   * @return the arrivals fed of the tiers 0 to {@code lastCriticalTier}
    */
-  void feed(PriorityDistribution distribution, int cohortsPerTier) {
+  long feed(PriorityDistribution distribution, int cohortsPerTier, int lastCriticalTier) {
+    long critical = 0;
     for (int t = 0; t < TIERS; t++) {
       for (int c = 0; c < MAX_COHORTS; c++) {
         int i = t * MAX_COHORTS + c;
@@ -71,12 +74,16 @@ final class LevelCounters {
         long delta = total - fed[i];
         if (delta != 0) {
           fed[i] = total;
+          if (t <= lastCriticalTier) {
+            critical += delta;
+          }
           if (c < cohortsPerTier) {
             distribution.record(t * cohortsPerTier + c, delta);
           }
         }
       }
     }
+    return critical;
   }
 
   private void increment(int cell) {

@@ -21,7 +21,7 @@ class LevelCountersTest {
     assertThat(counters.admittedTotal()).isEqualTo(6);
 
     PriorityDistribution distribution = new PriorityDistribution(6 * 128, 1000);
-    counters.feed(distribution, 128);
+    counters.feed(distribution, 128, 1);
     distribution.roll();
     assertThat(distribution.recentCount(128 + 3)).as("admitted and passed on").isEqualTo(6);
     assertThat(distribution.recentCount(5 * 128 + 127)).isEqualTo(1);
@@ -29,7 +29,7 @@ class LevelCountersTest {
     assertThat(distribution.recentTotal()).isEqualTo(8);
 
     counters.admitted(1, 3);
-    counters.feed(distribution, 128);
+    counters.feed(distribution, 128, 1);
     distribution.roll();
     assertThat(distribution.recentCount(128 + 3)).as("only the new arrival is fed").isEqualTo(7);
   }
@@ -39,7 +39,7 @@ class LevelCountersTest {
     LevelCounters counters = new LevelCounters();
     counters.admitted(2, 200);
     PriorityDistribution narrow = new PriorityDistribution(6 * 16, 1000);
-    counters.feed(narrow, 16);
+    counters.feed(narrow, 16, 1);
     narrow.roll();
     assertThat(narrow.recentTotal()).as("cohort 200 does not exist with 16 cohorts").isZero();
     assertThat(counters.admitted(2)).isEqualTo(1);
