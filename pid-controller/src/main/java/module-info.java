@@ -1,0 +1,4 @@
+/** A discrete PID controller with anti-windup, bumpless retuning and a derivative filter. */
+module io.spillway.pid {
+  exports io.spillway.pid;
+}
