@@ -9,7 +9,7 @@ import java.util.function.Function;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
-import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.axis.LogarithmicAxis;
 import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.chart.plot.ValueMarker;
 import org.jfree.chart.plot.XYPlot;
@@ -57,9 +57,13 @@ final class ShootoutCharts {
     }
     plot.setRenderer(renderer);
     if (logY) {
-      final LogAxis axis = new LogAxis(yLabel);
-      axis.setSmallestValue(0.1);
+      final LogarithmicAxis axis = new LogarithmicAxis(yLabel); // plain 1, 10, 100 labels (LogAxis prints exponents)
+      axis.setStrictValuesFlag(false);
+      axis.setAutoRangeNextLogFlag(true);
       plot.setRangeAxis(axis);
+    } else if (!Double.isNaN(reference)) {
+      final double max = ((java.util.List<XYSeries>) data.getSeries()).stream().mapToDouble(XYSeries::getMaxY).max().orElse(0);
+      plot.getRangeAxis().setRange(0, 1.1 * Math.max(max, reference));
     }
     for (double x : markers) {
       final ValueMarker m = new ValueMarker(x, Color.GRAY, new BasicStroke(1.0f, BasicStroke.CAP_BUTT,

@@ -81,7 +81,7 @@ final class ShootoutReport {
         scenario.stepDownSeconds() - scenario.stepUpSeconds(), 10 * scenario.scale()));
     b.append("| strategy | goodput in overload (/s, × C) | t0 ok | t1 ok | t2 ok | t3 ok | t4 ok | t5 ok "
         + "| t1 p50 / p99 in overload (ms) | t1 p99 before (ms) | peak heap (MiB) | peak pending | peak threads "
-        + "| to 0.95 × C (s) | t1 recovery (s) |\n");
+        + "| to 0.95 × C, 3 s mean (s) | t1 recovery (s) |\n");
     b.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (StrategyResult r : results) {
       b.append(String.format(Locale.ROOT, "| %s | %.0f (%.2f) |", r.strategy(), r.goodputOverload(),

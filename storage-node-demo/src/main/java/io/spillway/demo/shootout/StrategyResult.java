@@ -23,7 +23,9 @@ import org.HdrHistogram.Histogram;
  * @param peakHeapMb most heap used (JVM, callers included), MiB
  * @param peakPending most requests held by the nodes' admission (all nodes)
  * @param peakThreads most live threads (JVM less the callers')
- * @param secondsToGoodput seconds from the step up until a second's goodput is within 5 % of C; -1: never
+ * @param secondsToGoodput seconds from the step up until goodput, averaged over the last {@value #GOODPUT_WINDOW} s
+ *     (all inside the overload), is within 5 % of C; -1: never. Averaged because every strategy's first overload
+ *     second reaches C while it drains the quiet phase's backlog, whatever happens next
  * @param secondsToRecover seconds from the step down until a second's t1 p99 is back within 1.5 × its value before
  *     the overload; -1: never
  * @param failedBy per reason, the calls that failed for good over the run
@@ -41,6 +43,8 @@ public record StrategyResult(String strategy, double goodputOverload, Map<Tier, 
   private static final double MB = 1024.0 * 1024.0;
   /** Quiet seconds skipped before the baseline p99 (connections warming up). */
   static final int WARM_UP_SECONDS = 2;
+  /** Seconds over which goodput is averaged for {@code secondsToGoodput}. */
+  static final int GOODPUT_WINDOW = 3;
 
   /** The figures of one run. */
   public static StrategyResult of(String strategy, Scenario scenario, List<Second> seconds) {
@@ -74,7 +78,8 @@ public record StrategyResult(String strategy, double goodputOverload, Map<Tier, 
         if (t1 != null) {
           t1Overload.add(t1.latency());
         }
-        if (toGoodput < 0 && ok >= 0.95 * scenario.capacity()) {
+        if (toGoodput < 0 && s.second() - up >= GOODPUT_WINDOW
+            && mean(goodput, goodput.size() - GOODPUT_WINDOW, goodput.size()) >= 0.95 * scenario.capacity()) {
           toGoodput = s.second() - up;
         }
       } else if (s.second() > WARM_UP_SECONDS && s.second() <= up && t1 != null) {
@@ -96,6 +101,14 @@ public record StrategyResult(String strategy, double goodputOverload, Map<Tier, 
         success(null, last), t1Overload.getTotalCount() == 0 ? 0 : t1Overload.getValueAtPercentile(50) / 1e6,
         t1Overload.getTotalCount() == 0 ? 0 : t1Overload.getValueAtPercentile(99) / 1e6, beforeP99, peakHeap,
         peakPending, peakThreads, toGoodput, toRecover, failedBy(last), goodput, t1p99, heap, pending);
+  }
+
+  private static double mean(List<Double> values, int from, int to) {
+    double sum = 0;
+    for (int i = from; i < to; i++) {
+      sum += values.get(i);
+    }
+    return sum / (to - from);
   }
 
   private static long okAll(Second s) {

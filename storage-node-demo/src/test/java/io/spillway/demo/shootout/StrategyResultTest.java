@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class StrategyResultTest {
   private static final long MS = 1_000_000L;
 
-  /** A second where t1 made {@code okPerSecond} successes cumulatively {@code okTotal}, at {@code p99Ms}. */
+  /** A second where t1 has {@code okTotal} successes and {@code failedTotal} failures so far, at {@code latencyMs}. */
   private static Second second(int n, long okTotal, long failedTotal, long latencyMs) {
     final Histogram h = new Histogram(2);
     h.recordValueWithCount(latencyMs * MS, 100);
@@ -30,12 +30,12 @@ class StrategyResultTest {
     final Scenario scenario = new Scenario(100, 0.1); // step up after 1 s, step down after 3 s
     final List<Second> s = new ArrayList<>();
     s.add(second(1, 80, 0, 10));   // quiet: within warm-up, not in the baseline
-    s.add(second(2, 130, 50, 40));  // overload: 50 ok (< 95)
-    s.add(second(3, 230, 60, 60));  // overload: 100 ok (>= 95): 2 s after the step up
+    s.add(second(2, 130, 50, 40));  // overload: 50 ok
+    s.add(second(3, 230, 60, 60));  // overload: 100 ok, but only 2 s of overload: no 3 s mean yet
     s.add(second(4, 310, 60, 20));  // quiet again
     final StrategyResult r = StrategyResult.of("x", scenario, s);
     assertThat(r.goodputOverload()).isEqualTo(75.0);
-    assertThat(r.secondsToGoodput()).isEqualTo(2);
+    assertThat(r.secondsToGoodput()).isEqualTo(-1);
     assertThat(r.goodputSeries()).containsExactly(80.0, 50.0, 100.0, 80.0);
     assertThat(r.successOverload().get(Tier.T1)).isEqualTo(150.0 / 210.0);
     assertThat(r.successRun().get(Tier.T1)).isEqualTo(310.0 / 370.0);
@@ -51,13 +51,19 @@ class StrategyResultTest {
   void recoveryIsTheFirstSecondBackWithinOneAndAHalfTimesTheBaseline() {
     final Scenario scenario = new Scenario(100, 0.5); // step up after 5 s, step down after 15 s
     final List<Second> s = new ArrayList<>();
+    final long[] okPerSecond = {100, 100, 100, 100, 100, 100, 60, 60, 100, 100, 100, 100, 100, 100, 100, 100, 100,
+        100, 100, 100};
+    long ok = 0;
     for (int i = 1; i <= 20; i++) {
       final long latency = i <= 5 ? 20 : i <= 17 ? 900 : 25;
-      s.add(second(i, 100L * i, 0, latency));
+      ok += okPerSecond[i - 1];
+      s.add(second(i, ok, 0, latency));
     }
     final StrategyResult r = StrategyResult.of("x", scenario, s);
     assertThat(r.t1P99BeforeMs()).isBetween(19.0, 21.0);
     assertThat(r.secondsToRecover()).isEqualTo(3);
-    assertThat(r.secondsToGoodput()).isEqualTo(1);
+    // second 6 alone reaches C (the backlog drained at the step up) but the 3 s means after the step up are
+    // 73.3 (s 6-8), 73.3 (7-9), 86.7 (8-10), 100 (9-11): 6 s
+    assertThat(r.secondsToGoodput()).isEqualTo(6);
   }
 }
