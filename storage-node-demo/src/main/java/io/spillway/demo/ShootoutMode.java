@@ -58,6 +58,8 @@ final class ShootoutMode {
     out.printf(Locale.ROOT, "Spillway overload shootout: %s; C = %.0f calls/s; %.0f s per strategy; report in %s%n",
         kinds.stream().map(StrategyKind::wireName).toList(), shootout.scenario().capacity(),
         shootout.scenario().totalSeconds(), outDir.toAbsolutePath());
+    final Map<String, Object> load = new LinkedHashMap<>();
+    run.put("load_average_1min_before_after", load); // the machine is shared: what else ran beside
     for (StrategyKind kind : kinds) {
       final StrategySettings settings = StrategySettings.defaults(kind, threads, cost, 0, 0);
       final Path root = Files.createTempDirectory("spillway-shootout-");
@@ -66,7 +68,9 @@ final class ShootoutMode {
                 .storage(threads, 1024).storageCost(cost).requestTimeout(RetryPolicy.DEFAULT.timeout()),
             root, "127.0.0.1", DemoMode.freeLoopbackPorts(3), 0);
         out.println(describe(settings));
+        final String before = loadAverage();
         shootout.run(settings, nodes, engine);
+        load.put(kind.wireName(), before + " -> " + loadAverage());
       } finally {
         deleteRecursively(root);
       }
@@ -103,6 +107,15 @@ final class ShootoutMode {
       // not Linux: the rest says enough
     }
     return String.join(", ", parts);
+  }
+
+  /** The 1-minute load average (Linux), or {@code ?}. */
+  private static String loadAverage() {
+    try {
+      return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+    } catch (IOException | RuntimeException e) {
+      return "?";
+    }
   }
 
   private static void deleteRecursively(Path root) {

@@ -21,6 +21,9 @@ import org.jfree.data.xy.XYSeriesCollection;
 final class ShootoutCharts {
   static final int WIDTH = 900;
   static final int HEIGHT = 420;
+  /** Distinct on white (Okabe-Ito), the first (Spillway, drawn thicker) in vermilion. */
+  private static final Color[] PALETTE = {new Color(0xD55E00), new Color(0x0072B2), new Color(0x009E73),
+      new Color(0xE69F00), new Color(0xCC79A7), new Color(0x56B4E9), Color.BLACK};
 
   private ShootoutCharts() {
   }
@@ -41,7 +44,7 @@ final class ShootoutCharts {
       final XYSeries s = new XYSeries(r.strategy());
       final List<? extends Number> values = series.apply(r);
       for (int i = 0; i < values.size(); i++) {
-        s.add(i + 1, values.get(i));
+        s.add(i + 1, values.get(i)); // null: no value that second, a gap in the line
       }
       data.addSeries(s);
     }
@@ -54,6 +57,7 @@ final class ShootoutCharts {
     final XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, false);
     for (int i = 0; i < results.size(); i++) {
       renderer.setSeriesStroke(i, new BasicStroke(i == 0 ? 3.0f : 1.6f));
+      renderer.setSeriesPaint(i, PALETTE[i % PALETTE.length]);
     }
     plot.setRenderer(renderer);
     if (logY) {
@@ -62,7 +66,7 @@ final class ShootoutCharts {
       axis.setAutoRangeNextLogFlag(true);
       plot.setRangeAxis(axis);
     } else if (!Double.isNaN(reference)) {
-      final double max = ((java.util.List<XYSeries>) data.getSeries()).stream().mapToDouble(XYSeries::getMaxY).max().orElse(0);
+      final double max = ((List<XYSeries>) data.getSeries()).stream().mapToDouble(XYSeries::getMaxY).max().orElse(0);
       plot.getRangeAxis().setRange(0, 1.1 * Math.max(max, reference));
     }
     for (double x : markers) {
