@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.PriorityBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
@@ -75,7 +76,9 @@ final class CallerConnection implements AutoCloseable {
   private final PriorityBlockingQueue<Retry> retries =
       new PriorityBlockingQueue<>(64, (a, b) -> Long.compare(a.dueNanos - b.dueNanos, 0));
   /** This caller's retry budget and throttle, for phases in {@link RetryPolicy.Mode#HELPER}; thread-safe. */
-  private final io.spillway.client.Retrier helper = RetryPolicy.DEFAULT.helperPolicy().newRetrier();
+  private final io.spillway.client.Retrier helper =
+      RetryPolicy.DEFAULT.helperPolicy(Duration.ofSeconds(Long.getLong("spillway.helper.window.s", 60)))
+          .newRetrier();
   private volatile boolean sending = true;
   private volatile boolean reading = true;
   private long startNanos;

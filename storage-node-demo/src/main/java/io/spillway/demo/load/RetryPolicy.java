@@ -64,9 +64,12 @@ public record RetryPolicy(Mode mode, Duration timeout, int maxAttempts, Duration
     }
   }
 
-  /** The {@code client} module's policy with this policy's attempts and backoff, for {@link Mode#HELPER}. */
-  public io.spillway.client.RetryPolicy helperPolicy() {
-    return io.spillway.client.RetryPolicy.builder().maxAttempts(maxAttempts)
+  /**
+   * The {@code client} module's policy with this policy's attempts and backoff, for {@link Mode#HELPER}, its budget
+   * and throttle over {@code window} (the library's default is 60 s; the shootout's phases last 10 s).
+   */
+  public io.spillway.client.RetryPolicy helperPolicy(Duration window) {
+    return io.spillway.client.RetryPolicy.builder().maxAttempts(maxAttempts).window(window, 10)
         .backoffBase(baseBackoff.isZero() ? Duration.ofNanos(1) : baseBackoff)
         .backoffCap(maxBackoff.isZero() ? Duration.ofNanos(1) : maxBackoff).build();
   }
