@@ -241,6 +241,9 @@ final class AdmittedCall<ReqT, RespT> extends ForwardingServerCall.SimpleForward
         synchronized (AdmittedCall.this) {
           if (!running) {
             // An admission that comes later releases at once; a replay in progress delivers this cancel.
+            if (!cancelledEarly && !abandoned) {
+              owner.cancelledWhileWaiting.increment();
+            }
             cancelledEarly = true;
             deferOrRun(this::deliverCancel);
             return;

@@ -21,6 +21,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Admits every gRPC call through a Spillway {@link AdmissionEngine} before its handler runs.
@@ -54,6 +55,7 @@ public final class SpillwayServerInterceptor implements ServerInterceptor {
   final AdmissionEngine engine;
   final Ticker ticker;
   final Rejections rejections;
+  final LongAdder cancelledWhileWaiting = new LongAdder();
   private final ClientRegistry clients;
   private final MethodOpTypes opTypes;
   private final Tier defaultTier;
@@ -105,6 +107,14 @@ public final class SpillwayServerInterceptor implements ServerInterceptor {
       admitted.submitted();
     }
     return admitted.listener;
+  }
+
+  /**
+   * Calls whose client went away (cancel, deadline) while they waited in the engine's queue: their handler never
+   * runs, and their permit is released as DROPPED the moment it is granted.
+   */
+  public long cancelledWhileWaiting() {
+    return cancelledWhileWaiting.sum();
   }
 
   private ClientHandle client(ServerCall<?, ?> call, Metadata headers) {

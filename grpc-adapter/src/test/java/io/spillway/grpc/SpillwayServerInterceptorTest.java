@@ -269,12 +269,14 @@ class SpillwayServerInterceptorTest {
   @EnumSource(Transport.class)
   void aCallCancelledWhileQueuedNeverStartsAndItsPermitIsDropped(Transport transport) throws Exception {
     AdmissionEngine engine = AdmissionEngine.create(limitOne());
-    try (Transport.Running running = start(transport, SpillwayServerInterceptor.of(engine))) {
+    SpillwayServerInterceptor interceptor = SpillwayServerInterceptor.of(engine);
+    try (Transport.Running running = start(transport, interceptor)) {
       unaryAsync(as(running, "svc-a", null), "hold", CallOptions.DEFAULT);
       StreamObserver<String> held = echo.nextHeld();
       Future<String> second = unaryAsync(as(running, "svc-b", null), "queued", CallOptions.DEFAULT);
       EchoService.await("the second call queued", () -> engine.stats().waiting() == 1);
       second.cancel(true);
+      EchoService.await("the server saw the cancel", () -> interceptor.cancelledWhileWaiting() == 1);
       held.onNext("first");
       held.onCompleted();
       EchoService.await("the queue drained", () -> engine.stats().waiting() == 0);
