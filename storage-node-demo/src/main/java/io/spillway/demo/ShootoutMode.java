@@ -4,6 +4,7 @@ import io.spillway.admission.EngineConfig;
 import io.spillway.demo.admission.EngineConfigSource;
 import io.spillway.demo.load.RetryPolicy;
 import io.spillway.demo.pipeline.StorageCost;
+import io.spillway.demo.shootout.Scenario;
 import io.spillway.demo.shootout.Shootout;
 import io.spillway.demo.strategy.StrategyKind;
 import io.spillway.demo.strategy.StrategySettings;
@@ -32,7 +33,7 @@ import java.util.stream.Stream;
  */
 final class ShootoutMode {
   static final Set<String> OPTIONS = Set.of("strategies", "scale", "out", "storage-threads", "storage-cost-ms",
-      "partitions");
+      "partitions", "callers");
   static final String DEFAULT_STRATEGIES = "spillway,token-bucket,bulkhead,concurrency-limits,codel-only,none";
 
   private ShootoutMode() {
@@ -53,8 +54,9 @@ final class ShootoutMode {
     run.put("command", "java -jar storage-node-demo.jar shootout " + String.join(" ", o.given()));
     run.put("machine", machine());
     run.put("storage", threads + " threads per node, " + cost + ", " + partitions + " partitions");
-    final Shootout shootout = new Shootout(3 * StrategySettings.defaults(StrategyKind.TOKEN_BUCKET, threads, cost,
-        0, 0).ratePerSecond(), scale, out);
+    final RetryPolicy.Mode callers = RetryPolicy.Mode.parse(o.string("callers", "naive"));
+    final Shootout shootout = new Shootout(new Scenario(3 * StrategySettings.defaults(StrategyKind.TOKEN_BUCKET,
+        threads, cost, 0, 0).ratePerSecond(), scale, callers), out);
     out.printf(Locale.ROOT, "Spillway overload shootout: %s; C = %.0f calls/s; %.0f s per strategy; report in %s%n",
         kinds.stream().map(StrategyKind::wireName).toList(), shootout.scenario().capacity(),
         shootout.scenario().totalSeconds(), outDir.toAbsolutePath());

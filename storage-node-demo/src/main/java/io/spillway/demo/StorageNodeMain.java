@@ -97,6 +97,8 @@ public final class StorageNodeMain {
                                 codel-only,none)
         --scale X               every phase's duration times X (default 1: 10 s + 20 s + 10 s per strategy)
         --out DIR               report folder (default shootout-<time>)
+        --callers naive|helper  the overload's callers retry at once (default), or every caller uses the client
+                                helper: retry budget and adaptive throttling (docs/client.md)
         --storage-threads N, --storage-cost-ms R,W,S, --partitions N   as for the demo
 
       Load options:

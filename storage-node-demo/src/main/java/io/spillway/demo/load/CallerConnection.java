@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.PriorityBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
@@ -74,6 +75,10 @@ final class CallerConnection implements AutoCloseable {
   private final AtomicInteger unanswered = new AtomicInteger();
   private final PriorityBlockingQueue<Retry> retries =
       new PriorityBlockingQueue<>(64, (a, b) -> Long.compare(a.dueNanos - b.dueNanos, 0));
+  /** This caller's retry budget and throttle, for phases in {@link RetryPolicy.Mode#HELPER}; thread-safe. */
+  private final io.spillway.client.Retrier helper =
+      RetryPolicy.DEFAULT.helperPolicy(Duration.ofSeconds(Long.getLong("spillway.helper.window.s", 60)))
+          .newRetrier();
   private volatile boolean sending = true;
   private volatile boolean reading = true;
   private long startNanos;
@@ -154,7 +159,16 @@ final class CallerConnection implements AutoCloseable {
       stats.failed("SKIPPED");
       return;
     }
-    final long timeout = schedule.phaseAt(now - startNanos).retry().timeout().toNanos();
+    final RetryPolicy policy = schedule.phaseAt(now - startNanos).retry();
+    if (policy.mode() == RetryPolicy.Mode.HELPER) {
+      try {
+        helper.beforeAttempt(number);
+      } catch (io.spillway.client.ThrottledException e) {
+        stats.failed("THROTTLED"); // rejected by the caller itself: never sent
+        return;
+      }
+    }
+    final long timeout = policy.timeout().toNanos();
     final Attempt a = new Attempt(call, number, now + timeout);
     unanswered.incrementAndGet();
     stats.attempts.increment();
@@ -184,6 +198,10 @@ final class CallerConnection implements AutoCloseable {
 
   private void failedAttempt(Call call, int attemptsMade, String reason, long retryAfterNanos, long now) {
     final RetryPolicy policy = schedule.phaseAt(now - startNanos).retry();
+    if (policy.mode() == RetryPolicy.Mode.HELPER) {
+      helperFailedAttempt(call, attemptsMade, reason, retryAfterNanos, now);
+      return;
+    }
     if (sending && policy.mayRetry(attemptsMade)) {
       retries.add(new Retry(now + policy.delayNanos(attemptsMade, retryAfterNanos, ThreadLocalRandom.current()),
           call, attemptsMade));
@@ -192,6 +210,28 @@ final class CallerConnection implements AutoCloseable {
       }
     } else {
       stats.failed(reason);
+    }
+  }
+
+  /**
+   * {@link RetryPolicy.Mode#HELPER}: an error reply was served (the throttle counts it accepted) and fails the call;
+   * a {@code -BUSY}, a server timeout or the caller's own timeout is a rejection the retrier may retry.
+   */
+  private void helperFailedAttempt(Call call, int attemptsMade, String reason, long retryAfterNanos, long now) {
+    if ("ERROR".equals(reason)) {
+      helper.onAccepted();
+      stats.failed(reason);
+      return;
+    }
+    final long wait = sending
+        ? helper.onRejected(attemptsMade, new io.spillway.client.Pushback(reason, retryAfterNanos)) : -1;
+    if (wait < 0) {
+      stats.failed(reason);
+      return;
+    }
+    retries.add(new Retry(now + wait, call, attemptsMade));
+    if (Thread.currentThread() != writer) {
+      LockSupport.unpark(writer);
     }
   }
 
@@ -217,6 +257,9 @@ final class CallerConnection implements AutoCloseable {
         }
         if (type != '-') {
           stats.succeeded(now - a.call.intendedNanos);
+          if (schedule.phaseAt(now - startNanos).retry().mode() == RetryPolicy.Mode.HELPER) {
+            helper.onAccepted();
+          }
         } else if (line.startsWith("BUSY ")) {
           failedAttempt(a.call, a.number, BusyReply.reason(line), BusyReply.retryAfterNanos(line), now);
         } else {

@@ -10,7 +10,9 @@ import java.util.random.RandomGenerator;
  * Jitter" (Brooker, 2015) and Google SRE's "Handling Overload" (at most 3 attempts): before attempt {@code n + 1}
  * it waits a uniformly random time in {@code [0, min(maxBackoff, baseBackoff × 2^(n-1))]} ("full jitter"), and at
  * least the server's {@code retry_after_ms} when the reply carried one. {@link Mode#NAIVE}: the retry storm, the
- * next attempt at once whatever the server said. {@link Mode#NONE}: one attempt.
+ * next attempt at once whatever the server said. {@link Mode#NONE}: one attempt. {@link Mode#HELPER}: the
+ * {@code client} module's {@link io.spillway.client.Retrier} decides (the same attempts and backoff, plus a 10 %
+ * retry budget and adaptive throttling that rejects calls locally while the node refuses most of them).
  *
  * @param mode how the next attempt is timed
  * @param timeout how long one attempt may take before the caller gives up on it (its reply is then discarded)
@@ -27,7 +29,9 @@ public record RetryPolicy(Mode mode, Duration timeout, int maxAttempts, Duration
     /** At once, ignoring {@code retry_after_ms}. */
     NAIVE,
     /** No retry. */
-    NONE;
+    NONE,
+    /** The {@code client} module's retrier: attempts, backoff, retry budget and adaptive throttling. */
+    HELPER;
 
     /** Parses {@code backoff}, {@code naive} or {@code none}. */
     public static Mode parse(String text) {
@@ -35,7 +39,8 @@ public record RetryPolicy(Mode mode, Duration timeout, int maxAttempts, Duration
         case "backoff" -> BACKOFF;
         case "naive" -> NAIVE;
         case "none" -> NONE;
-        default -> throw new IllegalArgumentException("retry mode must be backoff, naive or none, was '" + text
+        case "helper" -> HELPER;
+        default -> throw new IllegalArgumentException("retry mode must be backoff, naive, none or helper, was '" + text
             + "'");
       };
     }
@@ -57,6 +62,16 @@ public record RetryPolicy(Mode mode, Duration timeout, int maxAttempts, Duration
       throw new IllegalArgumentException("retry backoff must satisfy 0 <= base <= max, was base "
           + baseBackoff.toMillis() + " ms, max " + maxBackoff.toMillis() + " ms");
     }
+  }
+
+  /**
+   * The {@code client} module's policy with this policy's attempts and backoff, for {@link Mode#HELPER}, its budget
+   * and throttle over {@code window} (the library's default is 60 s; the shootout's phases last 10 s).
+   */
+  public io.spillway.client.RetryPolicy helperPolicy(Duration window) {
+    return io.spillway.client.RetryPolicy.builder().maxAttempts(maxAttempts).window(window, 10)
+        .backoffBase(baseBackoff.isZero() ? Duration.ofNanos(1) : baseBackoff)
+        .backoffCap(maxBackoff.isZero() ? Duration.ofNanos(1) : maxBackoff).build();
   }
 
   /** The same policy in another mode. */

@@ -11,12 +11,16 @@ import java.util.List;
  * The shootout's load, the same for every strategy: 10 s at 0.8 × C with well-behaved callers; 20 s at 5 × C with
  * naive retries, whose middle 10 s shift the mix from 95 % point reads to 30 % scans (a quota tuned for reads lets
  * the expensive work through); then 10 s at 0.8 × C again with well-behaved callers. Every duration times
- * {@code scale}.
+ * {@code scale}. With {@code callers} {@link RetryPolicy.Mode#HELPER} every phase's callers use the {@code client}
+ * module's retrier instead (the retry-storm comparison: naive callers against callers with a retry budget and
+ * adaptive throttling).
  *
  * @param capacity C, the cluster's capacity for the read-heavy mix, calls/s
  * @param scale factor on every phase's duration
+ * @param callers {@link RetryPolicy.Mode#NAIVE} (the overload's callers retry at once, the quiet phases' back off)
+ *     or {@link RetryPolicy.Mode#HELPER} (every caller uses the client helper)
  */
-public record Scenario(double capacity, double scale) {
+public record Scenario(double capacity, double scale, RetryPolicy.Mode callers) {
   /** The overload's mix during the cost shift: 30 % scans. */
   public static final OpMix SCAN_SHIFT = new OpMix(0.65, 0.05, 0.30);
   /** Rate multiples of the quiet and the overload phases. */
@@ -31,6 +35,14 @@ public record Scenario(double capacity, double scale) {
     if (!(scale >= 0.1) || scale > 10) {
       throw new IllegalArgumentException("scale must be in [0.1, 10], was " + scale);
     }
+    if (callers != RetryPolicy.Mode.NAIVE && callers != RetryPolicy.Mode.HELPER) {
+      throw new IllegalArgumentException("callers must be naive or helper, was " + callers);
+    }
+  }
+
+  /** The shootout's own scenario: naive callers in the overload. */
+  public Scenario(double capacity, double scale) {
+    this(capacity, scale, RetryPolicy.Mode.NAIVE);
   }
 
   private Duration seconds(double s) {
@@ -39,13 +51,15 @@ public record Scenario(double capacity, double scale) {
 
   /** The phases, in order. */
   public CallSchedule schedule() {
-    final RetryPolicy polite = RetryPolicy.DEFAULT;
-    final RetryPolicy naive = RetryPolicy.DEFAULT.withMode(RetryPolicy.Mode.NAIVE);
+    final boolean helper = callers == RetryPolicy.Mode.HELPER;
+    final RetryPolicy polite = helper ? RetryPolicy.DEFAULT.withMode(RetryPolicy.Mode.HELPER) : RetryPolicy.DEFAULT;
+    final RetryPolicy naive = RetryPolicy.DEFAULT.withMode(callers);
+    final String who = helper ? "helper" : "naive";
     return new CallSchedule(capacity, List.of(
         new LoadPhase("0.8xC", seconds(10), QUIET, OpMix.READ_HEAVY, polite),
-        new LoadPhase("5xC naive", seconds(5), OVERLOAD, OpMix.READ_HEAVY, naive),
-        new LoadPhase("5xC naive, 30 % scans", seconds(10), OVERLOAD, SCAN_SHIFT, naive),
-        new LoadPhase("5xC naive", seconds(5), OVERLOAD, OpMix.READ_HEAVY, naive),
+        new LoadPhase("5xC " + who, seconds(5), OVERLOAD, OpMix.READ_HEAVY, naive),
+        new LoadPhase("5xC " + who + ", 30 % scans", seconds(10), OVERLOAD, SCAN_SHIFT, naive),
+        new LoadPhase("5xC " + who, seconds(5), OVERLOAD, OpMix.READ_HEAVY, naive),
         new LoadPhase("0.8xC again", seconds(10), QUIET, OpMix.READ_HEAVY, polite)));
   }
 

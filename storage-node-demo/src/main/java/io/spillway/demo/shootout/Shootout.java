@@ -22,7 +22,12 @@ public final class Shootout {
    * @param scale factor on every phase's duration
    */
   public Shootout(double capacity, double scale, PrintStream progress) {
-    this.scenario = new Scenario(capacity, scale);
+    this(new Scenario(capacity, scale), progress);
+  }
+
+  /** A shootout of the given scenario (e.g. with the client helper's callers). */
+  public Shootout(Scenario scenario, PrintStream progress) {
+    this.scenario = scenario;
     this.progress = progress;
   }
 

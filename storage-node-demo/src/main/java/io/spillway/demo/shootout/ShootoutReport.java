@@ -2,6 +2,7 @@ package io.spillway.demo.shootout;
 
 import io.spillway.demo.admin.Json;
 import io.spillway.demo.command.Tier;
+import io.spillway.demo.load.RetryPolicy;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -50,6 +51,7 @@ final class ShootoutReport {
     final Map<String, Object> m = new LinkedHashMap<>();
     m.put("strategy", r.strategy());
     m.put("goodput_overload_per_s", r.goodputOverload());
+    m.put("offered_overload_per_s", r.offeredOverload());
     m.put("success_overload", tiers(r.successOverload()));
     m.put("success_run", tiers(r.successRun()));
     m.put("t1_p50_overload_ms", r.t1P50OverloadMs());
@@ -77,15 +79,16 @@ final class ShootoutReport {
   static String table(Scenario scenario, List<StrategyResult> results) {
     final StringBuilder b = new StringBuilder();
     b.append(String.format(Locale.ROOT, "C = %.0f calls/s (cluster capacity at 95 %% reads); overload = 5 × C for "
-        + "%.0f s with naive retries, 30 %% scans in its middle %.0f s%n%n", scenario.capacity(),
-        scenario.stepDownSeconds() - scenario.stepUpSeconds(), 10 * scenario.scale()));
-    b.append("| strategy | goodput in overload (/s, × C) | t0 ok | t1 ok | t2 ok | t3 ok | t4 ok | t5 ok "
+        + "%.0f s with %s callers, 30 %% scans in its middle %.0f s%n%n", scenario.capacity(),
+        scenario.stepDownSeconds() - scenario.stepUpSeconds(),
+        scenario.callers() == RetryPolicy.Mode.HELPER ? "client-helper" : "naive", 10 * scenario.scale()));
+    b.append("| strategy | goodput in overload (/s, × C) | offered in overload (/s, × C) | t0 ok | t1 ok | t2 ok | t3 ok | t4 ok | t5 ok "
         + "| t1 p50 / p99 in overload (ms) | t1 p99 before (ms) | peak heap (MiB) | peak pending | peak threads "
         + "| to 0.95 × C, 3 s mean (s) | t1 recovery (s) |\n");
-    b.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    b.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (StrategyResult r : results) {
-      b.append(String.format(Locale.ROOT, "| %s | %.0f (%.2f) |", r.strategy(), r.goodputOverload(),
-          r.goodputOverload() / scenario.capacity()));
+      b.append(String.format(Locale.ROOT, "| %s | %.0f (%.2f) | %.0f (%.2f) |", r.strategy(), r.goodputOverload(),
+          r.goodputOverload() / scenario.capacity(), r.offeredOverload(), r.offeredOverload() / scenario.capacity()));
       for (Tier t : Tier.values()) {
         final Double v = r.successOverload().get(t);
         b.append(v == null ? " - |" : String.format(Locale.ROOT, " %.1f %% |", 100 * v));

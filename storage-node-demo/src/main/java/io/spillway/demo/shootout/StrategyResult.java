@@ -15,6 +15,8 @@ import org.HdrHistogram.Histogram;
  *
  * @param strategy the strategy's command-line name
  * @param goodputOverload successful calls per second during the 5 × C phase (a call counts once, retries included)
+ * @param offeredOverload attempts per second the callers sent to the nodes during the 5 × C phase (first attempts
+ *     and retries; calls a caller throttled or skipped are not sent)
  * @param successOverload per tier, successful calls over finished calls during the overload
  * @param successRun per tier, over the whole run
  * @param t1P50OverloadMs t1 p50 of successful calls during the overload, ms (from the intended send)
@@ -34,7 +36,8 @@ import org.HdrHistogram.Histogram;
  * @param heapSeries most heap used each second, MiB
  * @param pendingSeries most pending work each second
  */
-public record StrategyResult(String strategy, double goodputOverload, Map<Tier, Double> successOverload,
+public record StrategyResult(String strategy, double goodputOverload, double offeredOverload,
+    Map<Tier, Double> successOverload,
     Map<Tier, Double> successRun, double t1P50OverloadMs, double t1P99OverloadMs, double t1P99BeforeMs,
     double peakHeapMb, long peakPending, int peakThreads, int secondsToGoodput, int secondsToRecover,
     Map<String, Long> failedBy, List<Double> goodputSeries, List<Double> t1P99Series, List<Double> heapSeries,
@@ -57,6 +60,7 @@ public record StrategyResult(String strategy, double goodputOverload, Map<Tier, 
     final Histogram t1Overload = new Histogram(2);
     final Histogram t1Before = new Histogram(2);
     long okOverload = 0;
+    long attemptsOverload = 0;
     double peakHeap = 0;
     long peakPending = 0;
     int peakThreads = 0;
@@ -75,6 +79,7 @@ public record StrategyResult(String strategy, double goodputOverload, Map<Tier, 
       peakThreads = Math.max(peakThreads, s.threads());
       if (s.second() > up && s.second() <= down) {
         okOverload += ok;
+        attemptsOverload += attemptsAll(s) - (i == 0 ? 0 : attemptsAll(seconds.get(i - 1)));
         if (t1 != null) {
           t1Overload.add(t1.latency());
         }
@@ -97,7 +102,8 @@ public record StrategyResult(String strategy, double goodputOverload, Map<Tier, 
     final Second atUp = find(seconds, up);
     final Second atDown = find(seconds, down);
     final Second last = seconds.isEmpty() ? null : seconds.get(seconds.size() - 1);
-    return new StrategyResult(strategy, okOverload / Math.max(1.0, down - up), success(atUp, atDown),
+    return new StrategyResult(strategy, okOverload / Math.max(1.0, down - up),
+        attemptsOverload / Math.max(1.0, down - up), success(atUp, atDown),
         success(null, last), t1Overload.getTotalCount() == 0 ? 0 : t1Overload.getValueAtPercentile(50) / 1e6,
         t1Overload.getTotalCount() == 0 ? 0 : t1Overload.getValueAtPercentile(99) / 1e6, beforeP99, peakHeap,
         peakPending, peakThreads, toGoodput, toRecover, failedBy(last), goodput, t1p99, heap, pending);
@@ -109,6 +115,10 @@ public record StrategyResult(String strategy, double goodputOverload, Map<Tier, 
       sum += values.get(i);
     }
     return sum / (to - from);
+  }
+
+  private static long attemptsAll(Second s) {
+    return s.tiers().values().stream().mapToLong(CallSample::attempts).sum();
   }
 
   private static long okAll(Second s) {

@@ -107,4 +107,18 @@ class CallerRunTest {
       assertThat(s.latency().getTotalCount()).isEqualTo(s.ok());
     }
   }
+
+  @Test
+  void helperCallersThrottleThemselvesWhileTheNodeRefuses() throws IOException {
+    try (ServerSocket ss = server("-BUSY SHED_TIER retry_after_ms=1 tier=t1")) {
+      final CallStats.CallSample s = run(ss, RetryPolicy.DEFAULT.withMode(RetryPolicy.Mode.HELPER), 1).get(Tier.T1)
+          .sample();
+      assertThat(s.calls()).isBetween(40L, 60L);
+      assertThat(s.failed()).isEqualTo(s.calls());
+      // SRE throttling with no accept: p = n / (n + 1), so after the first refusals nearly every call stays home
+      // (about ln(50) ≈ 4 are expected to be sent); a naive caller sends 3 attempts per call.
+      assertThat(s.attempts()).isLessThan(s.calls() / 2);
+      assertThat(s.failedBy()).containsKey("THROTTLED");
+    }
+  }
 }
