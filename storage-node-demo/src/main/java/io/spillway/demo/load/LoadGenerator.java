@@ -81,7 +81,7 @@ public final class LoadGenerator {
       out.printf(Locale.ROOT, "offering %.0f req/s over %d connections for %d s (ramp %d s), tiers %s%n", rate,
           plans.size(), shape.duration().toSeconds(), shape.ramp().toSeconds(), stats.keySet());
       if (csv != null) {
-        csv.println("second,tier,offered,ok,busy,errors,p50_ms,p99_ms,busy_reasons");
+        csv.println("second,epoch_ms,tier,offered,ok,busy,errors,p50_ms,p99_ms,busy_reasons");
       }
       start = System.nanoTime();
       for (int i = 0; i < connections.size(); i++) {
@@ -130,7 +130,8 @@ public final class LoadGenerator {
             now[3] - prev[3], h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(50) / 1e6,
             h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(99) / 1e6);
         if (csv != null) {
-          csv.printf(Locale.ROOT, "%d,%s,%d,%d,%d,%d,%.1f,%.1f,%s%n", second, e.getKey().wireName(),
+          csv.printf(Locale.ROOT, "%d,%d,%s,%d,%d,%d,%d,%.1f,%.1f,%s%n", second, System.currentTimeMillis(),
+              e.getKey().wireName(),
               now[0] - prev[0], now[1] - prev[1], now[2] - prev[2], now[3] - prev[3],
               h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(50) / 1e6,
               h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(99) / 1e6,
