@@ -320,3 +320,15 @@ success() {
 
 # wait_load: waits for every load generator started with load_bg.
 wait_load() { local p; for p in "${LOAD_PIDS[@]}"; do wait "$p"; done; LOAD_PIDS=(); }
+
+# scope_ratio NODE_INDEX SCOPE: the node's rejection ratio of an engine scope, e.g. "WRITES/partition=0".
+scope_ratio() {
+  http GET "${ADMIN_PORT[$1]}" /status | tr -d '\n' |
+    grep -o "{\"scope\":\"$2\",\"rejection_ratio\":[0-9.Ee-]*" | head -1 | sed 's/.*"rejection_ratio"://'
+}
+
+# add A B: A + B with millisecond precision (awk's default output would round an epoch to 6 digits).
+add() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a + b }'; }
+
+# since A B: B - A in seconds, one decimal.
+since() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }

@@ -5,6 +5,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.spillway.demo.admin.AdminHttpServer;
 import io.spillway.demo.admission.EngineConfigSource;
 import io.spillway.demo.admission.LagTargets;
+import io.spillway.demo.cluster.ShardMap;
 import io.spillway.demo.command.Tier;
 import io.spillway.demo.load.ConnectionPlan;
 import io.spillway.demo.load.LoadGenerator;
@@ -41,7 +42,8 @@ public final class StorageNodeMain {
       "request-timeout-ms", "default-tier", "resp-port", "raft-port", "id", "peers", "config", "lag-target-entries",
       "lag-target-ms", "follower-down-ms", "storage-cost-ms", "cpu-hog");
   private static final Set<String> LOAD_OPTIONS = Set.of("targets", "connections", "rate", "duration", "read-ratio",
-      "keys", "value-bytes", "tiers", "max-outstanding", "ledger", "csv", "client-name", "run");
+      "keys", "value-bytes", "tiers", "max-outstanding", "ledger", "csv", "client-name", "run",
+      "partition", "partitions");
   private static final Set<String> VERIFY_OPTIONS = Set.of("targets", "ledger", "timeout-ms");
 
   static final String HELP = """
@@ -111,6 +113,7 @@ public final class StorageNodeMain {
         --run ID                ledger key prefix, unique per load process sharing a cluster (default w)
         --csv FILE              each second's per-tier figures as CSV
         --client-name NAME      every connection names itself NAME (default load-<tier>-<n>)
+        --partition P           use only keys of partition P of --partitions N (default: every key)
 
       Verify options (exit 0 only if every acknowledged key reads back with its value from every target):
         --ledger FILE[,FILE]    ledgers written by load --ledger
@@ -303,7 +306,17 @@ public final class StorageNodeMain {
     try (WriteLedger ledger = o.has("ledger") ? new WriteLedger(Path.of(o.string("ledger", null))) : null;
         PrintStream csv = o.has("csv") ? new PrintStream(Files.newOutputStream(Path.of(o.string("csv", null))), false,
             StandardCharsets.US_ASCII) : null) {
-      new LoadGenerator(plans, settings.shape(), System.out).outputs(ledger, run, csv).run();
+      final LoadGenerator generator = new LoadGenerator(plans, settings.shape(), System.out).outputs(ledger, run, csv);
+      if (o.has("partition")) {
+        final int partition = o.integer("partition", 0);
+        final ShardMap shards = new ShardMap(o.integer("partitions", NodeConfig.DEFAULT_PARTITIONS));
+        if (partition < 0 || partition >= shards.partitions()) {
+          throw new IllegalArgumentException("partition must be in [0, " + (shards.partitions() - 1) + "], was "
+              + partition);
+        }
+        generator.keys(k -> shards.partitionOf(k.getBytes(StandardCharsets.UTF_8)) == partition);
+      }
+      generator.run();
       if (ledger != null) {
         System.out.println("ledger: " + ledger.size() + " acknowledged writes");
       }

@@ -19,11 +19,13 @@ import java.util.function.LongSupplier;
  * − follower match index) of the partition's worst <em>live</em> follower, projected {@link #HORIZON_SECONDS} ahead
  * along its trend ({@link io.spillway.demo.lag.LagTrend}), over the entry target:
  * <pre>
- *   pressure = max over live followers (max(0, lagEntries + horizon × lagGrowthPerSecond) / targetEntries)
+ *   x        = max(0, lagEntries + horizon × lagGrowthPerSecond) / targetEntries
+ *   pressure = max over live followers (x <= 1 ? x : 1 + log2(x) / 4)
  * </pre>
- * The engine's normalised error {@code pressure − 1} is then proportional to how far the lag is, or is about to be,
- * past its target, and it falls as soon as the shed writes let the follower keep up: the PID settles at the shed
- * fraction the follower cannot take (a dimmer). The lag alone is the integral of the follower's deficit, and a PI
+ * The engine's normalised error {@code pressure − 1} then grows with how far the lag is, or is about to be, past
+ * its target, one quarter per doubling ({@link #shape}), rather than hitting the engine's clamp at twice the target
+ * (which made any real lag a full-speed ramp to "shed all"); it falls as soon as the shed writes let the follower
+ * keep up, and the PID settles at the shed fraction the follower cannot take (a dimmer). The lag alone is the integral of the follower's deficit, and a PI
  * controller around an integrator swings between shedding too much and too little; the trend is the lead term that
  * damps it (measured in {@code LagDimmerTest}: without it one-second shed fractions swung between 0.17 and 0.85 at
  * a follower taking half the writes). A follower's silence is not part of the value any more: shedding cannot make
@@ -46,6 +48,9 @@ public final class FollowerLagSignal implements Signal {
 
   /** How far ahead the lag is projected along its trend: the lead term of the pressure. */
   static final double HORIZON_SECONDS = 1.0;
+
+  /** Doublings of the lag past its target per unit of normalised error (see {@link #shape}). */
+  static final double COMPRESSION = 4.0;
 
   /** A follower's health as the leader sees it. */
   public enum FollowerState {
@@ -130,12 +135,23 @@ public final class FollowerLagSignal implements Signal {
     double worst = Double.NaN;
     for (FollowerLag f : lag.followers()) {
       if (state(f, targets) == FollowerState.LIVE) {
-        final double p = Math.max(0.0, f.lagEntries() + HORIZON_SECONDS * f.lagGrowthPerSecond())
-            / targets.entries();
+        final double p = shape(Math.max(0.0, f.lagEntries() + HORIZON_SECONDS * f.lagGrowthPerSecond())
+            / targets.entries());
         worst = Double.isNaN(worst) ? p : Math.max(worst, p);
       }
     }
     return worst;
+  }
+
+  /**
+   * The value of a lag ratio {@code x = lag / target}: {@code x} itself up to the target, so a lag well under its
+   * target ends shedding at the engine's full speed (normalised error −1 at no lag); above it
+   * {@code 1 + log2(x) / COMPRESSION}, so the error grows by 1/COMPRESSION per doubling of the lag instead of
+   * hitting the engine's clamp (+1) at twice the target: a lag at 2x target ramps the shed ratio at a quarter of
+   * the engine's top speed, at 16x target at its top speed.
+   */
+  static double shape(double x) {
+    return x <= 1.0 ? x : 1.0 + Math.log(x) / Math.log(2) / COMPRESSION;
   }
 
   /** How many followers of a sample are down. */

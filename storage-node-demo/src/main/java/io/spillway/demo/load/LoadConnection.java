@@ -35,22 +35,24 @@ final class LoadConnection implements AutoCloseable {
   private final long intervalNanos;
   private final byte[] value;
   private final String ledgerPrefix;
+  private final java.util.function.Predicate<String> keyFilter;
   private long startNanos;
   private volatile boolean running = true;
   private Thread writer;
   private Thread reader;
 
   LoadConnection(ConnectionPlan plan, LoadShape shape, TierStats stats) throws IOException {
-    this(plan, shape, stats, null, null);
+    this(plan, shape, stats, null, null, k -> true);
   }
 
   /**
    * A connection; with a {@code ledger}, every SET writes a fresh key {@code <ledgerPrefix>:<n>} with a unique value
-   * and each {@code +OK} is recorded in the ledger.
+   * and each {@code +OK} is recorded in the ledger; only keys {@code keyFilter} accepts are used (GET keys too).
    */
-  LoadConnection(ConnectionPlan plan, LoadShape shape, TierStats stats, WriteLedger ledger, String ledgerPrefix)
-      throws IOException {
+  LoadConnection(ConnectionPlan plan, LoadShape shape, TierStats stats, WriteLedger ledger, String ledgerPrefix,
+      java.util.function.Predicate<String> keyFilter) throws IOException {
     this.plan = plan;
+    this.keyFilter = keyFilter;
     this.ledger = ledger;
     this.ledgerPrefix = ledgerPrefix;
     this.shape = shape;
@@ -101,14 +103,21 @@ final class LoadConnection implements AutoCloseable {
           continue;
         }
         final ThreadLocalRandom r = ThreadLocalRandom.current();
-        final String key = "key:" + r.nextInt(shape.keys());
+        String key = "key:" + r.nextInt(shape.keys());
+        while (!keyFilter.test(key)) {
+          key = "key:" + r.nextInt(shape.keys());
+        }
         stats.sent.increment();
         if (r.nextDouble() < plan.readRatio()) {
           sentAt.add(new Pending(System.nanoTime(), null, null));
           command("GET", key);
         } else if (ledger != null) {
-          final long n = ++writes;
-          final String k = ledgerPrefix + ":" + n;
+          long n = ++writes;
+          String k = ledgerPrefix + ":" + n;
+          while (!keyFilter.test(k)) {
+            n = ++writes;
+            k = ledgerPrefix + ":" + n;
+          }
           final String v = uniqueValue(n);
           sentAt.add(new Pending(System.nanoTime(), k, v));
           command("SET", k, v);

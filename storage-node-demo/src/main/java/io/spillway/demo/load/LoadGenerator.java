@@ -29,6 +29,7 @@ public final class LoadGenerator {
   private WriteLedger ledger;
   private String ledgerRun = "w";
   private PrintStream csv;
+  private java.util.function.Predicate<String> keyFilter = k -> true;
 
   /** A generator for the {@code load} mode's settings. */
   public LoadGenerator(LoadSettings settings, PrintStream out) {
@@ -67,6 +68,12 @@ public final class LoadGenerator {
     return this;
   }
 
+  /** Uses only keys {@code filter} accepts (e.g. the keys of one partition). Call before {@link #run()}. */
+  public LoadGenerator keys(java.util.function.Predicate<String> filter) {
+    this.keyFilter = filter;
+    return this;
+  }
+
   /** Runs for the configured duration; returns the totals per tier. */
   public LoadReport run() throws IOException {
     final List<LoadConnection> connections = new ArrayList<>();
@@ -75,7 +82,7 @@ public final class LoadGenerator {
     try {
       for (ConnectionPlan plan : plans) {
         connections.add(new LoadConnection(plan, shape, stats.get(plan.tier()), ledger,
-            ledgerRun + ":" + plan.name() + "-" + connections.size()));
+            ledgerRun + ":" + plan.name() + "-" + connections.size(), keyFilter));
       }
       final double rate = plans.stream().mapToDouble(ConnectionPlan::ratePerSecond).sum();
       out.printf(Locale.ROOT, "offering %.0f req/s over %d connections for %d s (ramp %d s), tiers %s%n", rate,

@@ -20,7 +20,8 @@ class FollowerLagSignalTest {
   @Test
   void theWorstLiveFollowersLagOverTheTargetIsThePressure() {
     PartitionLag lag = sample(new FollowerLag("n2", 9_700, 300, 50), new FollowerLag("n3", 9_950, 50, 50));
-    assertThat(FollowerLagSignal.pressure(lag, TARGETS)).isEqualTo(1.5);
+    assertThat(FollowerLagSignal.pressure(lag, TARGETS)).isCloseTo(1 + Math.log(1.5) / Math.log(2) / 4,
+        org.assertj.core.data.Offset.offset(1e-9));
   }
 
   @Test
@@ -55,7 +56,8 @@ class FollowerLagSignalTest {
   @Test
   void theLagIsProjectedOneSecondAlongItsTrend() {
     PartitionLag growing = sample(new FollowerLag("n2", 9_900, 100, 20, 0, 250.0));
-    assertThat(FollowerLagSignal.pressure(growing, TARGETS)).isEqualTo(1.75);
+    assertThat(FollowerLagSignal.pressure(growing, TARGETS)).isCloseTo(1 + Math.log(1.75) / Math.log(2) / 4,
+        org.assertj.core.data.Offset.offset(1e-9));
     PartitionLag catchingUp = sample(new FollowerLag("n2", 9_900, 100, 20, 0, -400.0));
     assertThat(FollowerLagSignal.pressure(catchingUp, TARGETS)).isZero();
   }
@@ -71,9 +73,18 @@ class FollowerLagSignalTest {
     long[] now = {0};
     FollowerLagSignal signal = new FollowerLagSignal(0, p -> sample(new FollowerLag("n2", 0, 400, 10)), TARGETS,
         Duration.ofSeconds(1), () -> now[0]);
-    assertThat(signal.value()).isEqualTo(2.0);
+    assertThat(signal.value()).isEqualTo(1.25);
     now[0] = Duration.ofMillis(1_001).toNanos();
     assertThat(signal.value()).isNaN();
+  }
+
+  @Test
+  void underTheTargetTheLagRatioItselfAboveItAQuarterPerDoubling() {
+    assertThat(FollowerLagSignal.shape(0)).isZero();
+    assertThat(FollowerLagSignal.shape(0.5)).isEqualTo(0.5);
+    assertThat(FollowerLagSignal.shape(1)).isEqualTo(1);
+    assertThat(FollowerLagSignal.shape(2)).isEqualTo(1.25);
+    assertThat(FollowerLagSignal.shape(16)).isEqualTo(2.0);
   }
 
   @Test
