@@ -185,11 +185,19 @@ verify_ledgers() {
   log "verify: $ACKED acknowledged writes, lost+changed+unreadable $BAD (rc $rc)"
 }
 
-# check NAME OK(0/1) DETAIL: records one invariant.
+# check NAME OK(0/1) DETAIL: records one invariant. A check listed in CHAOS_XFAIL as SCENARIO:NAME is a known
+# failure (an open bug, named in docs/chaos.md): it is reported as XFAIL (or XPASS once fixed) and does not fail
+# the scenario.
 check() {
-  CHECKS+=("$1=$([[ "$2" == 1 ]] && echo ok || echo FAIL) ($3)")
-  [[ "$2" == 1 ]] || FAILED=1
-  log "check $1: $([[ "$2" == 1 ]] && echo ok || echo FAIL) $3"
+  local word
+  if [[ " ${CHAOS_XFAIL:-} " == *" $SCENARIO:$1 "* ]]; then
+    word=$([[ "$2" == 1 ]] && echo XPASS || echo XFAIL)
+  else
+    word=$([[ "$2" == 1 ]] && echo ok || echo FAIL)
+    [[ "$2" == 1 ]] || FAILED=1
+  fi
+  CHECKS+=("$1=$word ($3)")
+  log "check $1: $word $3"
 }
 
 # processes_alive: every node that was not killed on purpose is still running.
@@ -213,7 +221,7 @@ verdict() {
     "$SCENARIO" "$word" "$secs" "$([[ "$QUICK" == 1 ]] && echo true || echo false)" "${figures//\"/\'}" \
     "$checks_json" >"$OUT/result.json"
   echo "$word $SCENARIO (${secs}s): $figures" | tee -a "$OUT/scenario.log"
-  [[ "$FAILED" == 0 ]] || { for c in "${CHECKS[@]}"; do echo "  $c"; done; }
+  for c in "${CHECKS[@]}"; do [[ "$c" == *=ok* ]] || echo "  $c"; done
   exit "$FAILED"
 }
 
