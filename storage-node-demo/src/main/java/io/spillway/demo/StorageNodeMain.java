@@ -333,8 +333,18 @@ public final class StorageNodeMain {
     }
     final long timeout = o.integer("timeout-ms", 60_000);
     boolean ok = true;
-    for (InetSocketAddress t : targets(o)) {
-      final LedgerVerifier.Result r = LedgerVerifier.check(t, acked, timeout);
+    final List<java.util.concurrent.CompletableFuture<LedgerVerifier.Result>> checks = new ArrayList<>();
+    for (InetSocketAddress t : targets(o)) { // every target at once, one thread each
+      checks.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+        try {
+          return LedgerVerifier.check(t, acked, timeout);
+        } catch (java.io.IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      }, r -> new Thread(r, "verify-" + t.getPort()).start()));
+    }
+    for (java.util.concurrent.CompletableFuture<LedgerVerifier.Result> c : checks) {
+      final LedgerVerifier.Result r = c.get(timeout + 30_000, java.util.concurrent.TimeUnit.MILLISECONDS);
       System.out.printf(Locale.ROOT, "verify %s: %d acknowledged keys, lost %d, changed %d, unreadable %d %s%n",
           r.target(), r.checked(), r.lost(), r.changed(), r.unreadable(), r.ok() ? "OK" : "FAIL " + r.examples());
       ok &= r.ok();
