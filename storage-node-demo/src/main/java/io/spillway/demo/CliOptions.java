@@ -11,8 +11,10 @@ import java.util.Set;
  */
 final class CliOptions {
   private final Map<String, String> values = new HashMap<>();
+  private final List<String> given;
 
   CliOptions(List<String> args, Set<String> valued, Set<String> flags) {
+    this.given = List.copyOf(args);
     for (int i = 0; i < args.size(); i++) {
       final String a = args.get(i);
       if (!a.startsWith("--")) {
@@ -39,6 +41,11 @@ final class CliOptions {
         throw new IllegalArgumentException("unknown option --" + name);
       }
     }
+  }
+
+  /** The arguments as given. */
+  List<String> given() {
+    return given;
   }
 
   String string(String name, String defaultValue) {

@@ -6,6 +6,8 @@ import io.spillway.admission.EngineConfig;
 import io.spillway.demo.lag.PartitionLag;
 import io.spillway.demo.raft.PartitionGroups;
 import io.spillway.demo.raft.PeerAddress;
+import io.spillway.demo.strategy.Strategies;
+import io.spillway.demo.strategy.StrategySettings;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,6 +32,7 @@ public final class DemoCluster implements AutoCloseable {
   /** Lock-free snapshot of {@link #running} for the lag source, read by the nodes' control threads. */
   private volatile List<StorageNode> live = List.of();
   private volatile EngineConfig engineConfig;
+  private final StrategySettings strategy;
 
   /** A cluster of the given node configs (not started) with the engine's default config. */
   public DemoCluster(List<NodeConfig> nodes, MeterRegistry registry) {
@@ -38,8 +41,18 @@ public final class DemoCluster implements AutoCloseable {
 
   /** A cluster of the given node configs (not started) whose engines run {@code engineConfig}. */
   public DemoCluster(List<NodeConfig> nodes, EngineConfig engineConfig, MeterRegistry registry) {
+    this(nodes, engineConfig, registry, StrategySettings.SPILLWAY);
+  }
+
+  /**
+   * A cluster whose nodes admit with {@code strategy} ({@code --admission}); {@code engineConfig} is the shipped
+   * config, turned into the codel-only one for that strategy ({@link Strategies#engineConfig}).
+   */
+  public DemoCluster(List<NodeConfig> nodes, EngineConfig engineConfig, MeterRegistry registry,
+      StrategySettings strategy) {
     this.registry = registry;
-    this.engineConfig = engineConfig;
+    this.strategy = strategy;
+    this.engineConfig = Strategies.engineConfig(strategy.kind(), engineConfig);
     nodes.forEach(c -> configs.put(c.nodeId(), c));
   }
 
@@ -73,7 +86,7 @@ public final class DemoCluster implements AutoCloseable {
   }
 
   private StorageNode newNode(String id) {
-    final StorageNode node = new StorageNode(configs.get(id), engineConfig, registry, this::latestLag);
+    final StorageNode node = new StorageNode(configs.get(id), engineConfig, registry, this::latestLag, strategy);
     running.put(id, node);
     live = List.copyOf(running.values());
     return node;

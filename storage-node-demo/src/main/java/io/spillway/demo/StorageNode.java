@@ -17,6 +17,10 @@ import io.spillway.demo.raft.PartitionGroups;
 import io.spillway.demo.raft.RaftNode;
 import io.spillway.demo.server.RespServer;
 import io.spillway.demo.store.RocksDbNativeLibrary;
+import io.spillway.demo.strategy.AdmissionStrategy;
+import io.spillway.demo.strategy.Strategies;
+import io.spillway.demo.strategy.StrategyKind;
+import io.spillway.demo.strategy.StrategySettings;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -41,6 +45,7 @@ public final class StorageNode implements AutoCloseable {
   private final StorageExecutor storage;
   private final PipelineMetrics metrics;
   private final NodeAdmission admission;
+  private final AdmissionStrategy strategy;
   private final RespServer resp;
   private boolean closed;
 
@@ -58,13 +63,24 @@ public final class StorageNode implements AutoCloseable {
    */
   public StorageNode(NodeConfig config, EngineConfig engineConfig, MeterRegistry registry,
       IntFunction<PartitionLag> lagSource) {
+    this(config, engineConfig, registry, lagSource, StrategySettings.SPILLWAY);
+  }
+
+  /**
+   * Assembles a node whose requests are admitted by the strategy of {@code strategy} ({@code --admission}); with
+   * {@link StrategyKind#NONE} the storage executor's queue has no bound. {@code engineConfig} is used as given
+   * (for codel-only, pass {@link Strategies#engineConfig}).
+   */
+  public StorageNode(NodeConfig config, EngineConfig engineConfig, MeterRegistry registry,
+      IntFunction<PartitionLag> lagSource, StrategySettings strategy) {
     this.config = config;
     this.chaos = new ChaosControls(config.chaos(), config.partitions());
     final PartitionGroups groups = new PartitionGroups(config.peers(), config.partitions());
     this.raft = new RaftNode(config.self(), groups, config.dataDir().resolve("raft"), config.resp().bindHost(),
         config.raft(), chaos);
     this.lagSampler = new FollowerLagSampler(raft, config.lagSampleInterval());
-    this.storage = new StorageExecutor(config.nodeId() + "-storage", config.storageThreads(), config.storageQueue());
+    this.storage = new StorageExecutor(config.nodeId() + "-storage", config.storageThreads(),
+        strategy.kind() == StrategyKind.NONE ? StorageExecutor.UNBOUNDED : config.storageQueue());
     this.metrics = new PipelineMetrics(registry, config.nodeId(), storage);
     this.admission = new NodeAdmission(config.nodeId(), engineConfig, config.partitions(),
         lagSource != null ? lagSource : p -> lagSampler.latest(p).orElse(null), config.lagTargets(),
@@ -73,7 +89,8 @@ public final class StorageNode implements AutoCloseable {
     bindFollowerMetrics(registry);
     final ShardMap shards = new ShardMap(config.partitions());
     final RequestPipeline pipeline = new RequestPipeline(new CommandExecutor(new KvClient(raft), shards), storage,
-        shards, admission, config.requestTimeout(), metrics, config.storageCost());
+        shards, admission, config.requestTimeout(), metrics, config.storageCost(),
+        this.strategy = Strategies.create(strategy, config.nodeId(), admission));
     this.resp = new RespServer(config.resp(), pipeline,
         new DataCommandParser(config.rangeDefaultLimit(), config.rangeMaxLimit()), this::info, VERSION);
   }
@@ -151,6 +168,11 @@ public final class StorageNode implements AutoCloseable {
     return admission;
   }
 
+  /** The node's admission strategy. */
+  public AdmissionStrategy strategy() {
+    return strategy;
+  }
+
   /** The storage executor, for status. */
   public StorageExecutor storage() {
     return storage;
@@ -182,6 +204,7 @@ public final class StorageNode implements AutoCloseable {
       raft.handOffLeaderships(handOffTimeout);
     }
     storage.close();
+    strategy.close();
     admission.close();
     lagSampler.close();
     chaos.reset();

@@ -14,6 +14,9 @@ import io.spillway.demo.load.WriteLedger;
 import io.spillway.demo.pipeline.StorageCost;
 import io.spillway.demo.raft.PeerAddress;
 import io.spillway.demo.resp.RespLimits;
+import io.spillway.demo.strategy.Strategies;
+import io.spillway.demo.strategy.StrategyKind;
+import io.spillway.demo.strategy.StrategySettings;
 import io.spillway.demo.verify.LedgerVerifier;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -40,7 +43,8 @@ public final class StorageNodeMain {
   static final Set<String> NODE_OPTIONS = Set.of("data-dir", "partitions", "bind", "admin-port",
       "max-connections", "max-bulk-bytes", "max-array-length", "idle-timeout-ms", "storage-threads", "storage-queue",
       "request-timeout-ms", "default-tier", "resp-port", "raft-port", "id", "peers", "config", "lag-target-entries",
-      "lag-target-ms", "follower-down-ms", "storage-cost-ms", "cpu-hog");
+      "lag-target-ms", "follower-down-ms", "storage-cost-ms", "cpu-hog", "admission", "admission-rate",
+      "admission-concurrency");
   private static final Set<String> LOAD_OPTIONS = Set.of("targets", "connections", "rate", "duration", "read-ratio",
       "keys", "value-bytes", "tiers", "max-outstanding", "ledger", "csv", "client-name", "run",
       "partition", "partitions");
@@ -55,6 +59,7 @@ public final class StorageNodeMain {
         java -jar storage-node-demo.jar node --id ID --peers PEERS [options]   one node of a multi-process cluster
         java -jar storage-node-demo.jar load [load options]   open-loop RESP load, per-tier table every second
         java -jar storage-node-demo.jar verify --ledger FILE[,FILE] [--targets LIST]   read acknowledged writes back
+        java -jar storage-node-demo.jar shootout [shootout options]   Spillway against its rivals, one report
         java -jar storage-node-demo.jar --help
 
       Node and cluster options:
@@ -88,6 +93,10 @@ public final class StorageNodeMain {
                                 (default 2000; --lag-target-ms is an older name)
         --cpu-hog N             spin N threads at normal priority for the whole run, 0..64: a noisy co-tenant
                                 burning CPU, to reproduce a busy host (default 0)
+        --admission S           spillway (default), none, token-bucket, bulkhead, concurrency-limits or codel-only:
+                                the node's admission strategy (docs/shootout.md)
+        --admission-rate N      token-bucket: requests/s per node (default: capacity at 95 % reads)
+        --admission-concurrency N  bulkhead: fixed concurrency per node (default 2 x storage threads)
 
       Demo options (also --partitions, --config, --admin-port, --cpu-hog; the demo's storage defaults differ):
         --storage-threads N     storage threads per node (default 2)
@@ -97,6 +106,13 @@ public final class StorageNodeMain {
         --duration S            seconds of load, ramp included (default 30)
         --rate N                offered requests per second at full rate (default 900, ~3x the storage capacity)
         --ramp S                seconds over which the rate rises from 10 % to 100 % (default 5)
+
+      Shootout options (docs/shootout.md):
+        --strategies LIST       strategies in order (default spillway,token-bucket,bulkhead,concurrency-limits,
+                                codel-only,none)
+        --scale X               every phase's duration times X (default 1: 10 s + 20 s + 10 s per strategy)
+        --out DIR               report folder (default shootout-<time>)
+        --storage-threads N, --storage-cost-ms R,W,S, --partitions N   as for the demo
 
       Load options:
         --targets LIST          host:port,... (default 127.0.0.1:6379,127.0.0.1:6380,127.0.0.1:6381)
@@ -154,8 +170,14 @@ public final class StorageNodeMain {
         case "node" -> runNode(new CliOptions(rest, NODE_OPTIONS, Set.of("chaos")));
         case "load" -> runLoad(new CliOptions(rest, LOAD_OPTIONS, Set.of()));
         case "verify" -> System.exit(runVerify(new CliOptions(rest, VERIFY_OPTIONS, Set.of())));
-        default -> throw new IllegalArgumentException(
-            "unknown mode '" + mode + "': use demo, cluster, node, load or verify");
+        case "shootout" -> {
+          if (System.getProperty(RATIS_LOG_LEVEL) == null) {
+            System.setProperty(RATIS_LOG_LEVEL, "error");
+          }
+          System.exit(ShootoutMode.run(new CliOptions(rest, ShootoutMode.OPTIONS, Set.of()), System.out));
+        }
+        default -> throw new IllegalArgumentException("unknown mode '" + mode
+            + "': use demo, cluster, node, load, verify or shootout");
       }
     } catch (IllegalArgumentException e) {
       System.err.println("error: " + e.getMessage());
@@ -182,6 +204,12 @@ public final class StorageNodeMain {
             Duration.ofMillis(o.integer("follower-down-ms", o.integer("lag-target-ms",
                 (int) LagTargets.DEFAULTS.downAfter().toMillis())))))
         .chaos(o.flag("chaos"));
+  }
+
+  /** The admission strategy of {@code --admission} and its fixed values for a node of {@code config}. */
+  static StrategySettings strategy(CliOptions o, NodeConfig config) {
+    return StrategySettings.defaults(StrategyKind.parse(o.string("admission", "spillway")), config.storageThreads(),
+        config.storageCost(), o.decimal("admission-rate", 0), o.integer("admission-concurrency", 0));
   }
 
   /** The {@code node} mode's engine config: {@code --config} over the embedded default, or the default alone. */
@@ -211,7 +239,7 @@ public final class StorageNodeMain {
         new int[] {raftBase, raftBase + 1, raftBase + 2}, o.integer("resp-port", 6379));
     final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     final EngineConfigSource engine = demoEngineConfig(o);
-    final DemoCluster cluster = new DemoCluster(configs, engine.initial(), registry);
+    final DemoCluster cluster = new DemoCluster(configs, engine.initial(), registry, strategy(o, configs.get(0)));
     final AdminHttpServer admin = admin(o, registry, cluster::nodes, () -> describe(configs, engine),
         () -> EngineConfigSource.yaml(cluster.engineConfig()));
     final CountDownLatch stopped = new CountDownLatch(1);
@@ -248,7 +276,9 @@ public final class StorageNodeMain {
         .dataDir(Path.of(o.string("data-dir", "data/" + id))).respPort(o.integer("resp-port", 6379)).build();
     final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     final EngineConfigSource engine = engineConfig(o);
-    final StorageNode node = new StorageNode(config, engine.initial(), registry, null);
+    final StrategySettings strategy = strategy(o, config);
+    final StorageNode node = new StorageNode(config, Strategies.engineConfig(strategy.kind(), engine.initial()),
+        registry, null, strategy);
     final AdminHttpServer admin = admin(o, registry, () -> List.of(node), () -> describe(List.of(config), engine),
         () -> EngineConfigSource.yaml(node.admission().engine().config()));
     final CountDownLatch stopped = new CountDownLatch(1);

@@ -4,11 +4,11 @@ import java.util.Collection;
 import java.util.Map;
 
 /** Writes maps, collections, strings, numbers, booleans and nulls as JSON. Enough for the admin endpoints. */
-final class Json {
+public final class Json {
   private Json() {
   }
 
-  static String write(Object value) {
+  public static String write(Object value) {
     final StringBuilder b = new StringBuilder(256);
     write(value, b);
     return b.toString();

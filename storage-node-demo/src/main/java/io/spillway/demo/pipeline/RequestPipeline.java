@@ -1,8 +1,6 @@
 package io.spillway.demo.pipeline;
 
-import io.spillway.admission.AdmissionCallback;
 import io.spillway.admission.ClientHandle;
-import io.spillway.admission.Decisions;
 import io.spillway.admission.Outcome;
 import io.spillway.admission.Reason;
 import io.spillway.admission.SignalScope;
@@ -12,6 +10,9 @@ import io.spillway.demo.command.DataCommand;
 import io.spillway.demo.command.OpType;
 import io.spillway.demo.command.Tier;
 import io.spillway.demo.resp.RespReply;
+import io.spillway.demo.strategy.AdmissionStrategy;
+import io.spillway.demo.strategy.EngineStrategy;
+import io.spillway.demo.strategy.StrategyKind;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -27,10 +28,11 @@ import java.util.concurrent.TimeoutException;
  *   <li><b>classify</b> (on the Netty event loop): op type (READ for GET/MGET, WRITE for SET/DEL, SCAN for RANGE),
  *       the connection's tier capped by its client's class, the client handle, the request's partition and its
  *       deadline (arrival + request timeout).</li>
- *   <li><b>decide</b>: {@code AdmissionEngine.submit}, asynchronous: the engine admits at once, rejects with a
- *       reason and a retry-after ({@code -BUSY <REASON> retry_after_ms=<n> tier=<tN>}), or queues the request in
- *       its op type's CoDel queue and dispatches it to the storage executor when a permit frees. No thread waits.
- *       </li>
+ *   <li><b>decide</b>: the node's {@link AdmissionStrategy} ({@code --admission}; Spillway's engine by default),
+ *       asynchronous: the engine admits at once, rejects with a reason and a retry-after
+ *       ({@code -BUSY <REASON> retry_after_ms=<n> tier=<tN>}), or queues the request in its op type's CoDel queue
+ *       and dispatches it to the storage executor when a permit frees. No thread waits. The shootout's rivals
+ *       answer through the same callback and the same {@code -BUSY} reply.</li>
  *   <li><b>execute</b> on the bounded {@link StorageExecutor}; writes are sent asynchronously to the partition's
  *       Raft leader, so no storage thread waits for replication. The permit is released when the command's future
  *       completes (SUCCESS or ERROR, with the measured service time), or as DROPPED when the request's deadline
@@ -65,6 +67,7 @@ public final class RequestPipeline {
   private final long requestTimeoutNanos;
   private final PipelineMetrics metrics;
   private final StorageCost cost;
+  private final AdmissionStrategy strategy;
 
   /**
    * @param executor runs commands against the partitions
@@ -76,6 +79,15 @@ public final class RequestPipeline {
    */
   public RequestPipeline(CommandExecutor executor, StorageExecutor storage, ShardMap shards, NodeAdmission admission,
       Duration requestTimeout, PipelineMetrics metrics, StorageCost cost) {
+    this(executor, storage, shards, admission, requestTimeout, metrics, cost,
+        new EngineStrategy(admission.engine(), StrategyKind.SPILLWAY));
+  }
+
+  /**
+   * A pipeline deciding with {@code strategy} instead of the engine (which still serves the client registry).
+   */
+  public RequestPipeline(CommandExecutor executor, StorageExecutor storage, ShardMap shards, NodeAdmission admission,
+      Duration requestTimeout, PipelineMetrics metrics, StorageCost cost, AdmissionStrategy strategy) {
     if (requestTimeout.toMillis() < 1) {
       throw new IllegalArgumentException("requestTimeout must be >= 1 ms, was " + requestTimeout.toMillis() + " ms");
     }
@@ -86,6 +98,12 @@ public final class RequestPipeline {
     this.requestTimeoutNanos = requestTimeout.toNanos();
     this.metrics = metrics;
     this.cost = cost;
+    this.strategy = strategy;
+  }
+
+  /** The node's admission strategy. */
+  public AdmissionStrategy strategy() {
+    return strategy;
   }
 
   /** The handle of a client name (registered on first use); connections call this once per name. */
@@ -108,9 +126,7 @@ public final class RequestPipeline {
   public CompletableFuture<RespReply> submit(Tier tier, ClientHandle client, DataCommand command) {
     final ClassifiedRequest request = classify(tier, client, command);
     final CompletableFuture<RespReply> result = new CompletableFuture<>();
-    admission.engine().submit(NodeAdmission.engineOp(request.op()), NodeAdmission.engineTier(request.tier()),
-        client, request.partition(), request.deadlineNanos(), Decisions.NO_COST_HINT, storage,
-        new Decision(request, result));
+    strategy.submit(request, storage, new Decision(request, result));
     final long remaining = request.deadlineNanos() - System.nanoTime();
     // also when already complete (rejected at once, or a fast read finished first): reply() counts the outcome
     return result.orTimeout(Math.max(1, remaining), TimeUnit.NANOSECONDS)
@@ -151,7 +167,7 @@ public final class RequestPipeline {
   }
 
   /** The engine's answer for one request: run it on the storage executor, or reply {@code -BUSY}. */
-  private final class Decision implements AdmissionCallback {
+  private final class Decision implements AdmissionStrategy.Callback {
     private final ClassifiedRequest request;
     private final CompletableFuture<RespReply> result;
 
@@ -170,21 +186,21 @@ public final class RequestPipeline {
       try {
         storage.execute(() -> run(permit, admitted));
       } catch (RejectedExecutionException e) {
-        admission.engine().release(permit, Outcome.DROPPED, 0L);
-        reject(Reason.EXECUTOR_REJECTED, admission.engine().stats().serviceTimeNanos(
+        strategy.release(permit, Outcome.DROPPED, 0L);
+        reject(Reason.EXECUTOR_REJECTED.name(), admission.engine().stats().serviceTimeNanos(
             NodeAdmission.engineOp(request.op())));
       }
     }
 
     @Override
-    public void onRejected(Reason reason, long retryAfterNanos) {
+    public void onRejected(String reason, long retryAfterNanos) {
       reject(reason, retryAfterNanos);
     }
 
-    private void reject(Reason reason, long retryAfterNanos) {
+    private void reject(String reason, long retryAfterNanos) {
       metrics.finished(request.op(), PipelineMetrics.Outcome.BUSY, request.arrivalNanos());
       final long retryAfterMs = Math.max(1, (retryAfterNanos + 999_999) / 1_000_000);
-      result.complete(new Rejection(reason.name(), retryAfterMs, request.tier()).toReply());
+      result.complete(new Rejection(reason, retryAfterMs, request.tier()).toReply());
     }
 
     /**
@@ -195,7 +211,7 @@ public final class RequestPipeline {
     private void run(long permit, long admitted) {
       final long start = System.nanoTime();
       if (start - request.deadlineNanos() >= 0 || result.isDone()) {
-        admission.engine().release(permit, Outcome.DROPPED, 0L); // the client already got its timeout
+        strategy.release(permit, Outcome.DROPPED, 0L); // the client already got its timeout
         return;
       }
       metrics.started(request.op());
@@ -207,7 +223,7 @@ public final class RequestPipeline {
         work = CompletableFuture.failedFuture(e);
       }
       work.whenComplete((reply, error) -> {
-        admission.engine().release(permit, error == null ? Outcome.SUCCESS : Outcome.ERROR,
+        strategy.release(permit, error == null ? Outcome.SUCCESS : Outcome.ERROR,
             System.nanoTime() - admitted);
         metrics.ended(request.op());
         if (error == null) {

@@ -2,6 +2,7 @@ package io.spillway.demo.pipeline;
 
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -13,13 +14,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * executor the admission engine hands dispatched requests to.
  */
 public final class StorageExecutor implements Executor, AutoCloseable {
+  /** The queue capacity that means no bound (a linked queue instead of an array). */
+  public static final int UNBOUNDED = Integer.MAX_VALUE;
   private final ThreadPoolExecutor pool;
   private final ThreadGroup threadGroup;
 
   /**
    * @param name thread name prefix
    * @param threads worker threads, >= 1
-   * @param queueCapacity tasks that may wait, >= 1
+   * @param queueCapacity tasks that may wait, >= 1; {@link #UNBOUNDED} for a queue without bound (the naive
+   *     server of the shootout's {@code --admission none})
    */
   public StorageExecutor(String name, int threads, int queueCapacity) {
     if (threads < 1) {
@@ -31,7 +35,7 @@ public final class StorageExecutor implements Executor, AutoCloseable {
     final AtomicInteger ids = new AtomicInteger();
     this.threadGroup = new ThreadGroup(name);
     this.pool = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS,
-        new ArrayBlockingQueue<>(queueCapacity), r -> {
+        queueCapacity == UNBOUNDED ? new LinkedBlockingQueue<>() : new ArrayBlockingQueue<>(queueCapacity), r -> {
           final Thread t = new Thread(threadGroup, r, name + "-" + ids.incrementAndGet());
           t.setDaemon(true);
           return t;

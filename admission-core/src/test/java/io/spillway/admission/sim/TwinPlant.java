@@ -1,0 +1,62 @@
+package io.spillway.admission.sim;
+
+import io.spillway.admission.OpType;
+import java.util.ArrayDeque;
+import java.util.SplittableRandom;
+import java.util.function.LongConsumer;
+
+/**
+ * The storage node of the shootout's twin: K workers behind one FIFO with no bound (the demo's storage executor),
+ * service time = base × lognormal noise (sigma 0.5, mean 1). Like the demo's pipeline, a request whose deadline has
+ * passed when a worker picks it up is dropped without being served (reported as -1). Single-threaded: runs on the
+ * {@link EventQueue}. New beside {@link SimulatedNode}, which has no drop at start.
+ */
+final class TwinPlant {
+  private record Job(OpType op, long deadlineNanos, LongConsumer done) {
+  }
+
+  private final EventQueue events;
+  private final int workers;
+  private final long[] baseNanos;
+  private final SplittableRandom random;
+  private final ArrayDeque<Job> queue = new ArrayDeque<>();
+  private int busy;
+
+  TwinPlant(EventQueue events, int workers, long readNanos, long writeNanos, long scanNanos, long seed) {
+    this.events = events;
+    this.workers = workers;
+    this.baseNanos = new long[] {readNanos, writeNanos, scanNanos};
+    this.random = new SplittableRandom(seed);
+  }
+
+  /** Runs or queues one op; {@code done} gets the service time from now, or -1 if dropped at start. */
+  void execute(OpType op, long deadlineNanos, LongConsumer done) {
+    queue.add(new Job(op, deadlineNanos, done));
+    drain();
+  }
+
+  /** Requests queued and running. */
+  int pending() {
+    return queue.size() + busy;
+  }
+
+  private void drain() {
+    while (busy < workers && !queue.isEmpty()) {
+      final Job j = queue.poll();
+      final long now = events.clock().read();
+      if (now - j.deadlineNanos >= 0) {
+        j.done.accept(-1L);
+        continue;
+      }
+      busy++;
+      final long start = now;
+      final double noise = Math.exp(0.5 * random.nextGaussian() - 0.125);
+      final long service = Math.max(1L, (long) (baseNanos[j.op.ordinal()] * noise));
+      events.after(service, () -> {
+        busy--;
+        j.done.accept(events.clock().read() - start);
+        drain();
+      });
+    }
+  }
+}

@@ -1,0 +1,68 @@
+package io.spillway.demo.load;
+
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+/**
+ * Outcomes of one tier's calls, a call being one logical request with all its attempts (retries are counted once,
+ * in the call's outcome). The latency of a successful call runs from its first attempt's <i>intended</i> send time
+ * to the reply of the attempt that succeeded, so a caller that fell behind its schedule does not hide the wait
+ * (no coordinated omission; Tene, "How NOT to measure latency"). Written by connection threads, read by one sampler.
+ */
+public final class CallStats {
+  static final long MAX_LATENCY_NANOS = TimeUnit.SECONDS.toNanos(60);
+
+  final LongAdder calls = new LongAdder();
+  final LongAdder ok = new LongAdder();
+  final LongAdder failed = new LongAdder();
+  final LongAdder attempts = new LongAdder();
+  private final Map<String, LongAdder> failedBy = new ConcurrentHashMap<>();
+  private final Recorder latency = new Recorder(MAX_LATENCY_NANOS, 2);
+  private Histogram interval;
+
+  void succeeded(long latencyNanos) {
+    ok.increment();
+    latency.recordValue(Math.min(Math.max(0, latencyNanos), MAX_LATENCY_NANOS));
+  }
+
+  /**
+   * A call that failed for good.
+   *
+   * @param reason the last attempt's outcome: a {@code -BUSY} reason, {@code TIMEOUT}, {@code ERROR},
+   *     {@code SKIPPED} (never sent: too many unanswered on the connection) or {@code UNFINISHED} (run ended first)
+   */
+  void failed(String reason) {
+    failed.increment();
+    failedBy.computeIfAbsent(reason, r -> new LongAdder()).increment();
+  }
+
+  /**
+   * The cumulative counts and the latencies of the calls that succeeded since the previous sample (sampler thread
+   * only; the returned histogram is a copy the caller may keep).
+   */
+  public CallSample sample() {
+    interval = latency.getIntervalHistogram(interval);
+    final Map<String, Long> by = new TreeMap<>();
+    failedBy.forEach((r, n) -> by.put(r, n.sum()));
+    return new CallSample(calls.sum(), ok.sum(), failed.sum(), attempts.sum(), by, interval.copy());
+  }
+
+  /**
+   * One sample of a tier's calls.
+   *
+   * @param calls calls started so far
+   * @param ok calls that succeeded so far
+   * @param failed calls that failed for good so far
+   * @param attempts attempts sent so far (first attempts and retries)
+   * @param failedBy failed calls by the last attempt's outcome
+   * @param latency latencies of the calls that succeeded since the previous sample, nanoseconds
+   */
+  public record CallSample(long calls, long ok, long failed, long attempts, Map<String, Long> failedBy,
+      Histogram latency) {
+  }
+}

@@ -1,0 +1,57 @@
+package io.spillway.demo.load;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+
+/** The little RESP a blocking load connection needs: write a command, read a line, skip a reply's body. */
+final class RespWire {
+  private RespWire() {
+  }
+
+  /** Writes a command as a RESP array of bulk strings ({@code String} as UTF-8, {@code byte[]} as is). */
+  static void command(OutputStream out, Object... args) throws IOException {
+    out.write(("*" + args.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
+    for (Object a : args) {
+      final byte[] bytes = a instanceof byte[] raw ? raw : ((String) a).getBytes(StandardCharsets.UTF_8);
+      out.write(("$" + bytes.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
+      out.write(bytes);
+      out.write('\r');
+      out.write('\n');
+    }
+  }
+
+  /** Reads up to the next LF; the CR is dropped. */
+  static String readLine(InputStream in) throws IOException {
+    final StringBuilder b = new StringBuilder();
+    int c;
+    while ((c = in.read()) != '\n') {
+      if (c < 0) {
+        throw new EOFException();
+      }
+      if (c != '\r') {
+        b.append((char) c);
+      }
+    }
+    return b.toString();
+  }
+
+  /** Skips the body of a bulk string ({@code $}) or array ({@code *}) whose header announced {@code n}. */
+  static void skipBody(InputStream in, int type, int n) throws IOException {
+    if (type == '$') {
+      if (n >= 0) {
+        in.readNBytes(n + 2);
+      }
+      return;
+    }
+    for (int i = 0; i < n; i++) {
+      final int t = in.read();
+      final String line = readLine(in);
+      if (t == '$' || t == '*') {
+        skipBody(in, t, Integer.parseInt(line));
+      }
+    }
+  }
+}

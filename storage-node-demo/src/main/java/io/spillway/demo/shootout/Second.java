@@ -1,0 +1,17 @@
+package io.spillway.demo.shootout;
+
+import io.spillway.demo.command.Tier;
+import io.spillway.demo.load.CallStats.CallSample;
+import java.util.Map;
+
+/**
+ * What the shootout saw in one second of a strategy's run.
+ *
+ * @param second seconds from the start at the end of this one (1, 2, ...)
+ * @param tiers each tier's cumulative counts and this second's latencies
+ * @param heapBytes most heap used in the second (sampled every 100 ms)
+ * @param pending most requests held by the nodes' admission in the second (admitted and not finished + queued)
+ * @param threads most live threads of the JVM in the second, the callers' own threads excluded
+ */
+public record Second(int second, Map<Tier, CallSample> tiers, long heapBytes, long pending, int threads) {
+}

@@ -1,0 +1,144 @@
+package io.spillway.demo.shootout;
+
+import io.spillway.demo.command.Tier;
+import io.spillway.demo.load.CallStats.CallSample;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.HdrHistogram.Histogram;
+
+/**
+ * One strategy's figures, computed from its seconds. A second {@code s} covers {@code (s-1, s]}; the overload
+ * window is the seconds after the step up up to the step down.
+ *
+ * @param strategy the strategy's command-line name
+ * @param goodputOverload successful calls per second during the 5 × C phase (a call counts once, retries included)
+ * @param successOverload per tier, successful calls over finished calls during the overload
+ * @param successRun per tier, over the whole run
+ * @param t1P50OverloadMs t1 p50 of successful calls during the overload, ms (from the intended send)
+ * @param t1P99OverloadMs t1 p99 likewise
+ * @param t1P99BeforeMs t1 p99 in the quiet phase before the step up (its first 2 s skipped), ms
+ * @param peakHeapMb most heap used (JVM, callers included), MiB
+ * @param peakPending most requests held by the nodes' admission (all nodes)
+ * @param peakThreads most live threads (JVM less the callers')
+ * @param secondsToGoodput seconds from the step up until goodput, averaged over the last {@value #GOODPUT_WINDOW} s
+ *     (all inside the overload), is within 5 % of C; -1: never. Averaged because every strategy's first overload
+ *     second reaches C while it drains the quiet phase's backlog, whatever happens next
+ * @param secondsToRecover seconds from the step down until a second's t1 p99 is back within 1.5 × its value before
+ *     the overload; -1: never
+ * @param failedBy per reason, the calls that failed for good over the run
+ * @param goodputSeries successful calls per second, each second
+ * @param t1P99Series t1 p99 each second, ms (0 when no t1 call succeeded that second)
+ * @param heapSeries most heap used each second, MiB
+ * @param pendingSeries most pending work each second
+ */
+public record StrategyResult(String strategy, double goodputOverload, Map<Tier, Double> successOverload,
+    Map<Tier, Double> successRun, double t1P50OverloadMs, double t1P99OverloadMs, double t1P99BeforeMs,
+    double peakHeapMb, long peakPending, int peakThreads, int secondsToGoodput, int secondsToRecover,
+    Map<String, Long> failedBy, List<Double> goodputSeries, List<Double> t1P99Series, List<Double> heapSeries,
+    List<Long> pendingSeries) {
+
+  private static final double MB = 1024.0 * 1024.0;
+  /** Quiet seconds skipped before the baseline p99 (connections warming up). */
+  static final int WARM_UP_SECONDS = 2;
+  /** Seconds over which goodput is averaged for {@code secondsToGoodput}. */
+  static final int GOODPUT_WINDOW = 3;
+
+  /** The figures of one run. */
+  public static StrategyResult of(String strategy, Scenario scenario, List<Second> seconds) {
+    final int up = (int) Math.round(scenario.stepUpSeconds());
+    final int down = (int) Math.round(scenario.stepDownSeconds());
+    final List<Double> goodput = new ArrayList<>();
+    final List<Double> t1p99 = new ArrayList<>();
+    final List<Double> heap = new ArrayList<>();
+    final List<Long> pending = new ArrayList<>();
+    final Histogram t1Overload = new Histogram(2);
+    final Histogram t1Before = new Histogram(2);
+    long okOverload = 0;
+    double peakHeap = 0;
+    long peakPending = 0;
+    int peakThreads = 0;
+    int toGoodput = -1;
+    int toRecover = -1;
+    for (int i = 0; i < seconds.size(); i++) {
+      final Second s = seconds.get(i);
+      final long ok = okAll(s) - (i == 0 ? 0 : okAll(seconds.get(i - 1)));
+      goodput.add((double) ok);
+      final CallSample t1 = s.tiers().get(Tier.T1);
+      t1p99.add(t1 == null || t1.latency().getTotalCount() == 0 ? 0 : t1.latency().getValueAtPercentile(99) / 1e6);
+      heap.add(s.heapBytes() / MB);
+      pending.add(s.pending());
+      peakHeap = Math.max(peakHeap, s.heapBytes() / MB);
+      peakPending = Math.max(peakPending, s.pending());
+      peakThreads = Math.max(peakThreads, s.threads());
+      if (s.second() > up && s.second() <= down) {
+        okOverload += ok;
+        if (t1 != null) {
+          t1Overload.add(t1.latency());
+        }
+        if (toGoodput < 0 && s.second() - up >= GOODPUT_WINDOW
+            && mean(goodput, goodput.size() - GOODPUT_WINDOW, goodput.size()) >= 0.95 * scenario.capacity()) {
+          toGoodput = s.second() - up;
+        }
+      } else if (s.second() > WARM_UP_SECONDS && s.second() <= up && t1 != null) {
+        t1Before.add(t1.latency());
+      }
+    }
+    final double beforeP99 = t1Before.getTotalCount() == 0 ? 0 : t1Before.getValueAtPercentile(99) / 1e6;
+    for (Second s : seconds) {
+      final CallSample t1 = s.tiers().get(Tier.T1);
+      if (s.second() > down && toRecover < 0 && t1 != null && t1.latency().getTotalCount() > 0
+          && t1.latency().getValueAtPercentile(99) / 1e6 <= 1.5 * beforeP99) {
+        toRecover = s.second() - down;
+      }
+    }
+    final Second atUp = find(seconds, up);
+    final Second atDown = find(seconds, down);
+    final Second last = seconds.isEmpty() ? null : seconds.get(seconds.size() - 1);
+    return new StrategyResult(strategy, okOverload / Math.max(1.0, down - up), success(atUp, atDown),
+        success(null, last), t1Overload.getTotalCount() == 0 ? 0 : t1Overload.getValueAtPercentile(50) / 1e6,
+        t1Overload.getTotalCount() == 0 ? 0 : t1Overload.getValueAtPercentile(99) / 1e6, beforeP99, peakHeap,
+        peakPending, peakThreads, toGoodput, toRecover, failedBy(last), goodput, t1p99, heap, pending);
+  }
+
+  private static double mean(List<Double> values, int from, int to) {
+    double sum = 0;
+    for (int i = from; i < to; i++) {
+      sum += values.get(i);
+    }
+    return sum / (to - from);
+  }
+
+  private static long okAll(Second s) {
+    return s.tiers().values().stream().mapToLong(CallSample::ok).sum();
+  }
+
+  private static Second find(List<Second> seconds, int second) {
+    return seconds.stream().filter(s -> s.second() == second).findFirst().orElse(null);
+  }
+
+  /** Per tier, ok over finished calls between two seconds ({@code from} null: from the start). */
+  private static Map<Tier, Double> success(Second from, Second to) {
+    final Map<Tier, Double> m = new EnumMap<>(Tier.class);
+    if (to == null) {
+      return m;
+    }
+    to.tiers().forEach((tier, end) -> {
+      final CallSample start = from == null ? null : from.tiers().get(tier);
+      final long ok = end.ok() - (start == null ? 0 : start.ok());
+      final long failed = end.failed() - (start == null ? 0 : start.failed());
+      m.put(tier, ok + failed == 0 ? 1.0 : (double) ok / (ok + failed));
+    });
+    return m;
+  }
+
+  private static Map<String, Long> failedBy(Second last) {
+    final Map<String, Long> m = new TreeMap<>();
+    if (last != null) {
+      last.tiers().values().forEach(t -> t.failedBy().forEach((r, n) -> m.merge(r, n, Long::sum)));
+    }
+    return m;
+  }
+}

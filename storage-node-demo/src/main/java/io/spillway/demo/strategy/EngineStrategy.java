@@ -1,0 +1,62 @@
+package io.spillway.demo.strategy;
+
+import io.spillway.admission.AdmissionCallback;
+import io.spillway.admission.AdmissionEngine;
+import io.spillway.admission.Decisions;
+import io.spillway.admission.EngineStats;
+import io.spillway.admission.Outcome;
+import io.spillway.admission.Reason;
+import io.spillway.demo.admission.NodeAdmission;
+import io.spillway.demo.pipeline.RequestPipeline.ClassifiedRequest;
+import java.util.concurrent.Executor;
+
+/**
+ * Spillway's engine as the node's strategy: {@link StrategyKind#SPILLWAY} with the config as shipped, or
+ * {@link StrategyKind#CODEL_ONLY} with the engine built from {@link CodelOnlyConfig} (the kind only names it; the
+ * config is what differs).
+ */
+public final class EngineStrategy implements AdmissionStrategy {
+  private final AdmissionEngine engine;
+  private final StrategyKind kind;
+
+  /** A strategy deciding with {@code engine}. */
+  public EngineStrategy(AdmissionEngine engine, StrategyKind kind) {
+    if (kind != StrategyKind.SPILLWAY && kind != StrategyKind.CODEL_ONLY) {
+      throw new IllegalArgumentException("the engine strategy runs spillway or codel-only, was " + kind.wireName());
+    }
+    this.engine = engine;
+    this.kind = kind;
+  }
+
+  @Override
+  public void submit(ClassifiedRequest request, Executor executor, Callback callback) {
+    engine.submit(NodeAdmission.engineOp(request.op()), NodeAdmission.engineTier(request.tier()), request.client(),
+        request.partition(), request.deadlineNanos(), Decisions.NO_COST_HINT, executor, new AdmissionCallback() {
+          @Override
+          public void onAdmitted(long token) {
+            callback.onAdmitted(token);
+          }
+
+          @Override
+          public void onRejected(Reason reason, long retryAfterNanos) {
+            callback.onRejected(reason.name(), retryAfterNanos);
+          }
+        });
+  }
+
+  @Override
+  public void release(long permit, Outcome outcome, long serviceNanos) {
+    engine.release(permit, outcome, serviceNanos);
+  }
+
+  @Override
+  public long pending() {
+    final EngineStats s = engine.stats();
+    return (long) s.inflight() + s.waiting();
+  }
+
+  @Override
+  public StrategyKind kind() {
+    return kind;
+  }
+}

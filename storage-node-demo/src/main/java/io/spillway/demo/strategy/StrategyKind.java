@@ -1,0 +1,43 @@
+package io.spillway.demo.strategy;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/** The admission strategies a node can run ({@code --admission}). */
+public enum StrategyKind {
+  /** Spillway's engine as shipped (the demo's embedded config). */
+  SPILLWAY("spillway"),
+  /** No admission: every request goes to an unbounded storage queue. */
+  NONE("none"),
+  /** A Resilience4j {@code RateLimiter} per node at a fixed rate. */
+  TOKEN_BUCKET("token-bucket"),
+  /** A Resilience4j {@code Bulkhead}: a fixed concurrency. */
+  BULKHEAD("bulkhead"),
+  /** Netflix concurrency-limits: {@code Gradient2Limit} with a limiter partitioned by tier. */
+  CONCURRENCY_LIMITS("concurrency-limits"),
+  /** Spillway's CoDel queues and inflight limit with the rejector and scorecards switched off. */
+  CODEL_ONLY("codel-only");
+
+  private final String wireName;
+
+  StrategyKind(String wireName) {
+    this.wireName = wireName;
+  }
+
+  /** The name on the command line, e.g. {@code token-bucket}. */
+  public String wireName() {
+    return wireName;
+  }
+
+  /** Parses a command-line name. */
+  public static StrategyKind parse(String text) {
+    for (StrategyKind k : values()) {
+      if (k.wireName.equals(text.trim().toLowerCase(Locale.ROOT))) {
+        return k;
+      }
+    }
+    throw new IllegalArgumentException("admission must be one of " + Arrays.stream(values())
+        .map(StrategyKind::wireName).collect(Collectors.joining(", ")) + ", was '" + text + "'");
+  }
+}

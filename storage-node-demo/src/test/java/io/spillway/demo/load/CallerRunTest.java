@@ -1,0 +1,110 @@
+package io.spillway.demo.load;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.spillway.demo.command.Tier;
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The callers against a scripted RESP server on loopback: retries counted once, timeouts, naive retry storms. */
+@Timeout(30)
+class CallerRunTest {
+
+  /** Answers CLIENT/SPILLWAY.TIER with +OK and every data command with {@code reply} (null: never answers). */
+  private static ServerSocket server(String reply) throws IOException {
+    final ServerSocket ss = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+    final Thread t = new Thread(() -> {
+      try (Socket s = ss.accept()) {
+        final InputStream in = new BufferedInputStream(s.getInputStream());
+        final OutputStream out = s.getOutputStream();
+        while (true) {
+          final String header = RespWire.readLine(in);
+          final int n = Integer.parseInt(header.substring(1));
+          String name = null;
+          for (int i = 0; i < n; i++) {
+            final int len = Integer.parseInt(RespWire.readLine(in).substring(1));
+            final String arg = new String(in.readNBytes(len + 2), StandardCharsets.UTF_8).trim();
+            name = name == null ? arg : name;
+          }
+          if (name.equals("CLIENT") || name.equals("SPILLWAY.TIER")) {
+            out.write("+OK\r\n".getBytes(StandardCharsets.US_ASCII));
+          } else if (reply != null) {
+            out.write((reply + "\r\n").getBytes(StandardCharsets.US_ASCII));
+          }
+          out.flush();
+        }
+      } catch (IOException | RuntimeException closed) {
+        // test over
+      }
+    }, "fake-resp");
+    t.setDaemon(true);
+    t.start();
+    return ss;
+  }
+
+  private static Map<Tier, CallStats> run(ServerSocket ss, RetryPolicy policy, long seconds) throws IOException {
+    final CallSchedule schedule = new CallSchedule(50, List.of(new LoadPhase("p", Duration.ofSeconds(seconds), 1,
+        OpMix.READ_HEAVY, policy)));
+    final CallerPlan plan = new CallerPlan(new InetSocketAddress(InetAddress.getLoopbackAddress(),
+        ss.getLocalPort()), Tier.T1, "test-caller", 1.0);
+    return new CallerRun(List.of(plan), schedule, 100, 10, 10_000).run(elapsed -> { });
+  }
+
+  @Test
+  void naiveCallersSendThreeAttemptsPerRejectedCallAndCountTheCallOnce() throws IOException {
+    try (ServerSocket ss = server("-BUSY SHED_TIER retry_after_ms=5000 tier=t1")) {
+      final CallStats.CallSample s = run(ss, RetryPolicy.DEFAULT.withMode(RetryPolicy.Mode.NAIVE), 1).get(Tier.T1)
+          .sample();
+      assertThat(s.calls()).isBetween(40L, 60L);
+      assertThat(s.ok()).isZero();
+      assertThat(s.failed()).isEqualTo(s.calls());
+      assertThat(s.attempts()).isEqualTo(3 * s.calls());
+      assertThat(s.failedBy()).containsOnlyKeys("SHED_TIER");
+    }
+  }
+
+  @Test
+  void backoffCallersHonourRetryAfterAndDoNotRetryWithinTheRun() throws IOException {
+    try (ServerSocket ss = server("-BUSY SHED_TIER retry_after_ms=5000 tier=t1")) {
+      final CallStats.CallSample s = run(ss, RetryPolicy.DEFAULT, 1).get(Tier.T1).sample();
+      assertThat(s.attempts()).isEqualTo(s.calls()); // every retry was due after the run: none sent
+      assertThat(s.failed()).isEqualTo(s.calls());
+      assertThat(s.failedBy()).containsOnlyKeys("UNFINISHED");
+    }
+  }
+
+  @Test
+  void anUnansweredAttemptTimesOutAndIsRetried() throws IOException {
+    try (ServerSocket ss = server(null)) {
+      final RetryPolicy fast = new RetryPolicy(RetryPolicy.Mode.NAIVE, Duration.ofMillis(100), 3, Duration.ZERO,
+          Duration.ZERO);
+      final CallStats.CallSample s = run(ss, fast, 1).get(Tier.T1).sample();
+      assertThat(s.ok()).isZero();
+      assertThat(s.failedBy()).containsKey("TIMEOUT");
+      assertThat(s.failedBy().get("TIMEOUT")).isGreaterThan(s.calls() / 2);
+      assertThat(s.attempts()).isGreaterThan(2 * s.failedBy().get("TIMEOUT"));
+    }
+  }
+
+  @Test
+  void successesAreTimedFromTheIntendedSend() throws IOException {
+    try (ServerSocket ss = server("+OK")) {
+      final CallStats.CallSample s = run(ss, RetryPolicy.DEFAULT, 1).get(Tier.T1).sample();
+      assertThat(s.ok()).isEqualTo(s.calls());
+      assertThat(s.attempts()).isEqualTo(s.calls());
+      assertThat(s.latency().getTotalCount()).isEqualTo(s.ok());
+    }
+  }
+}

@@ -1,0 +1,69 @@
+package io.spillway.demo.shootout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.spillway.demo.command.Tier;
+import io.spillway.demo.load.CallStats.CallSample;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+/** The figures from made-up seconds: scale 0.1 gives 1 s quiet, 2 s overload, 1 s quiet again. */
+class StrategyResultTest {
+  private static final long MS = 1_000_000L;
+
+  /** A second where t1 has {@code okTotal} successes and {@code failedTotal} failures so far, at {@code latencyMs}. */
+  private static Second second(int n, long okTotal, long failedTotal, long latencyMs) {
+    final Histogram h = new Histogram(2);
+    h.recordValueWithCount(latencyMs * MS, 100);
+    final Map<Tier, CallSample> tiers = new EnumMap<>(Tier.class);
+    tiers.put(Tier.T1, new CallSample(okTotal + failedTotal, okTotal, failedTotal, okTotal + failedTotal,
+        Map.of("SHED_TIER", failedTotal), h));
+    return new Second(n, tiers, 100L * 1024 * 1024 * n, 10L * n, 50 + n);
+  }
+
+  @Test
+  void figuresComeFromTheRightWindows() {
+    final Scenario scenario = new Scenario(100, 0.1); // step up after 1 s, step down after 3 s
+    final List<Second> s = new ArrayList<>();
+    s.add(second(1, 80, 0, 10));   // quiet: within warm-up, not in the baseline
+    s.add(second(2, 130, 50, 40));  // overload: 50 ok
+    s.add(second(3, 230, 60, 60));  // overload: 100 ok, but only 2 s of overload: no 3 s mean yet
+    s.add(second(4, 310, 60, 20));  // quiet again
+    final StrategyResult r = StrategyResult.of("x", scenario, s);
+    assertThat(r.goodputOverload()).isEqualTo(75.0);
+    assertThat(r.secondsToGoodput()).isEqualTo(-1);
+    assertThat(r.goodputSeries()).containsExactly(80.0, 50.0, 100.0, 80.0);
+    assertThat(r.successOverload().get(Tier.T1)).isEqualTo(150.0 / 210.0);
+    assertThat(r.successRun().get(Tier.T1)).isEqualTo(310.0 / 370.0);
+    assertThat(r.t1P99OverloadMs()).isBetween(59.0, 61.0);
+    assertThat(r.peakHeapMb()).isEqualTo(400.0);
+    assertThat(r.peakPending()).isEqualTo(40);
+    assertThat(r.peakThreads()).isEqualTo(54);
+    assertThat(r.failedBy()).containsEntry("SHED_TIER", 60L);
+    assertThat(r.secondsToRecover()).isEqualTo(-1); // no baseline p99 after the 2 s warm-up: never within 1.5 x 0
+  }
+
+  @Test
+  void recoveryIsTheFirstSecondBackWithinOneAndAHalfTimesTheBaseline() {
+    final Scenario scenario = new Scenario(100, 0.5); // step up after 5 s, step down after 15 s
+    final List<Second> s = new ArrayList<>();
+    final long[] okPerSecond = {100, 100, 100, 100, 100, 100, 60, 60, 100, 100, 100, 100, 100, 100, 100, 100, 100,
+        100, 100, 100};
+    long ok = 0;
+    for (int i = 1; i <= 20; i++) {
+      final long latency = i <= 5 ? 20 : i <= 17 ? 900 : 25;
+      ok += okPerSecond[i - 1];
+      s.add(second(i, ok, 0, latency));
+    }
+    final StrategyResult r = StrategyResult.of("x", scenario, s);
+    assertThat(r.t1P99BeforeMs()).isBetween(19.0, 21.0);
+    assertThat(r.secondsToRecover()).isEqualTo(3);
+    // second 6 alone reaches C (the backlog drained at the step up) but the 3 s means after the step up are
+    // 73.3 (s 6-8), 73.3 (7-9), 86.7 (8-10), 100 (9-11): 6 s
+    assertThat(r.secondsToGoodput()).isEqualTo(6);
+  }
+}
