@@ -340,3 +340,8 @@ add() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a + b }'; }
 
 # since A B: B - A in seconds, one decimal.
 since() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+
+# node_limit I: node nI's inflight limit (GET /status admission.limit).
+node_limit() {
+  http GET "${ADMIN_PORT[$1]}" /status | tr -d '\n' | grep -o '"admission":{"limit":[0-9]*' | head -1 | grep -o '[0-9]*$'
+}
