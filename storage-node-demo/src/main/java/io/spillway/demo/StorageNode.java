@@ -86,12 +86,28 @@ public final class StorageNode implements AutoCloseable {
         lagSource != null ? lagSource : p -> lagSampler.latest(p).orElse(null), config.lagTargets(),
         config.lagMaxSampleAge());
     admission.bindMetrics(registry);
+    bindFollowerMetrics(registry);
     final ShardMap shards = new ShardMap(config.partitions());
     final RequestPipeline pipeline = new RequestPipeline(new CommandExecutor(new KvClient(raft), shards), storage,
         shards, admission, config.requestTimeout(), metrics, config.storageCost(),
         this.strategy = Strategies.create(strategy, config.nodeId(), admission));
     this.resp = new RespServer(config.resp(), pipeline,
         new DataCommandParser(config.rangeDefaultLimit(), config.rangeMaxLimit()), this::info, VERSION);
+  }
+
+  /**
+   * {@code spillway_demo_raft_followers_down{node, partition}}: followers of a partition this node leads that are
+   * down ({@link io.spillway.demo.admission.FollowerLagSignal#state}); 0 where this node does not lead.
+   */
+  private void bindFollowerMetrics(MeterRegistry registry) {
+    for (int p = 0; p < config.partitions(); p++) {
+      final int partition = p;
+      io.micrometer.core.instrument.Gauge.builder("spillway.demo.raft.followers.down",
+          () -> lagSampler.latest(partition).map(l -> io.spillway.demo.admission.FollowerLagSignal
+              .downFollowers(l, config.lagTargets())).orElse(0))
+          .description("Followers of a partition led here that are silent or stalled past the grace period")
+          .tag("node", config.nodeId()).tag("partition", Integer.toString(partition)).register(registry);
+    }
   }
 
   /** Loads RocksDB, starts Raft (recovering what the data dir holds), lag sampling and the RESP listener. */

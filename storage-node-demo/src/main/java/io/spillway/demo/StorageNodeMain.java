@@ -5,15 +5,22 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.spillway.demo.admin.AdminHttpServer;
 import io.spillway.demo.admission.EngineConfigSource;
 import io.spillway.demo.admission.LagTargets;
+import io.spillway.demo.cluster.ShardMap;
 import io.spillway.demo.command.Tier;
+import io.spillway.demo.load.ConnectionPlan;
 import io.spillway.demo.load.LoadGenerator;
 import io.spillway.demo.load.LoadSettings;
+import io.spillway.demo.load.WriteLedger;
 import io.spillway.demo.pipeline.StorageCost;
 import io.spillway.demo.raft.PeerAddress;
 import io.spillway.demo.resp.RespLimits;
 import io.spillway.demo.strategy.Strategies;
 import io.spillway.demo.strategy.StrategyKind;
 import io.spillway.demo.strategy.StrategySettings;
+import io.spillway.demo.verify.LedgerVerifier;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,6 +28,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -35,9 +43,12 @@ public final class StorageNodeMain {
   static final Set<String> NODE_OPTIONS = Set.of("data-dir", "partitions", "bind", "admin-port",
       "max-connections", "max-bulk-bytes", "max-array-length", "idle-timeout-ms", "storage-threads", "storage-queue",
       "request-timeout-ms", "default-tier", "resp-port", "raft-port", "id", "peers", "config", "lag-target-entries",
-      "lag-target-ms", "storage-cost-ms", "cpu-hog", "admission", "admission-rate", "admission-concurrency");
+      "lag-target-ms", "follower-down-ms", "storage-cost-ms", "cpu-hog", "admission", "admission-rate",
+      "admission-concurrency");
   private static final Set<String> LOAD_OPTIONS = Set.of("targets", "connections", "rate", "duration", "read-ratio",
-      "keys", "value-bytes", "tiers", "max-outstanding");
+      "keys", "value-bytes", "tiers", "max-outstanding", "ledger", "csv", "client-name", "run",
+      "partition", "partitions");
+  private static final Set<String> VERIFY_OPTIONS = Set.of("targets", "ledger", "timeout-ms");
 
   static final String HELP = """
       Spillway storage node demo: a replicated RESP key-value store (Netty, Ratis, RocksDB).
@@ -47,6 +58,7 @@ public final class StorageNodeMain {
         java -jar storage-node-demo.jar cluster [options]   three nodes of every partition in this JVM
         java -jar storage-node-demo.jar node --id ID --peers PEERS [options]   one node of a multi-process cluster
         java -jar storage-node-demo.jar load [load options]   open-loop RESP load, per-tier table every second
+        java -jar storage-node-demo.jar verify --ledger FILE[,FILE] [--targets LIST]   read acknowledged writes back
         java -jar storage-node-demo.jar shootout [shootout options]   Spillway against its rivals, one report
         java -jar storage-node-demo.jar --help
 
@@ -75,7 +87,10 @@ public final class StorageNodeMain {
         --config FILE           spillway.yaml for the admission engine, over the embedded default; watched and
                                 hot-reloaded (docs/configuration.md)
         --lag-target-entries N  follower commit-index lag at which a partition starts shedding writes (default 200)
-        --lag-target-ms N       follower silence at which a partition starts shedding writes (default 2000)
+        --follower-down-ms N    a follower silent, or lagging without progress, this long is down: its lag
+                                no longer sheds writes (the partition writes at quorum) and /status and
+                                /metrics report it down; its lag stops counting after a quarter of this
+                                (default 2000; --lag-target-ms is an older name)
         --cpu-hog N             spin N threads at normal priority for the whole run, 0..64: a noisy co-tenant
                                 burning CPU, to reproduce a busy host (default 0)
         --admission S           spillway (default), none, token-bucket, bulkhead, concurrency-limits or codel-only:
@@ -111,6 +126,17 @@ public final class StorageNodeMain {
         --value-bytes N         SET value size (default 100)
         --tiers LIST            tiers given to connections round-robin (default t1,t3,t5)
         --max-outstanding N     unanswered requests per connection before sends are skipped (default 256)
+        --ledger FILE           write ledger: each SET writes a fresh key and every +OK is appended as
+                                key,value,epochMillis (for verify)
+        --run ID                ledger key prefix, unique per load process sharing a cluster (default w)
+        --csv FILE              each second's per-tier figures as CSV
+        --client-name NAME      every connection names itself NAME (default load-<tier>-<n>)
+        --partition P           use only keys of partition P of --partitions N (default: every key)
+
+      Verify options (exit 0 only if every acknowledged key reads back with its value from every target):
+        --ledger FILE[,FILE]    ledgers written by load --ledger
+        --targets LIST          host:port,... to read from (default as load)
+        --timeout-ms N          how long each target may take, retrying -BUSY and errors (default 60000)
 
       Example: a 3-node cluster, then load against it, then redis-cli:
         java -jar storage-node-demo.jar cluster --chaos
@@ -145,6 +171,7 @@ public final class StorageNodeMain {
         case "cluster" -> runCluster(new CliOptions(rest, NODE_OPTIONS, Set.of("chaos")));
         case "node" -> runNode(new CliOptions(rest, NODE_OPTIONS, Set.of("chaos")));
         case "load" -> runLoad(new CliOptions(rest, LOAD_OPTIONS, Set.of()));
+        case "verify" -> System.exit(runVerify(new CliOptions(rest, VERIFY_OPTIONS, Set.of())));
         case "shootout" -> {
           if (System.getProperty(RATIS_LOG_LEVEL) == null) {
             System.setProperty(RATIS_LOG_LEVEL, "error");
@@ -152,7 +179,7 @@ public final class StorageNodeMain {
           System.exit(ShootoutMode.run(new CliOptions(rest, ShootoutMode.OPTIONS, Set.of()), System.out));
         }
         default -> throw new IllegalArgumentException("unknown mode '" + mode
-            + "': use demo, cluster, node, load or shootout");
+            + "': use demo, cluster, node, load, verify or shootout");
       }
     } catch (IllegalArgumentException e) {
       System.err.println("error: " + e.getMessage());
@@ -176,7 +203,8 @@ public final class StorageNodeMain {
         .requestTimeout(Duration.ofMillis(o.integer("request-timeout-ms", 5000)))
         .defaultTier(Tier.parse(o.string("default-tier", "t3")))
         .lagTargets(new LagTargets(o.integer("lag-target-entries", (int) LagTargets.DEFAULTS.entries()),
-            Duration.ofMillis(o.integer("lag-target-ms", (int) LagTargets.DEFAULTS.replyAge().toMillis()))))
+            Duration.ofMillis(o.integer("follower-down-ms", o.integer("lag-target-ms",
+                (int) LagTargets.DEFAULTS.downAfter().toMillis())))))
         .chaos(o.flag("chaos"));
   }
 
@@ -280,7 +308,7 @@ public final class StorageNodeMain {
         : new AdminHttpServer(nodes, registry, config, engineYaml, o.flag("chaos"));
   }
 
-  private static void runLoad(CliOptions o) throws Exception {
+  private static List<InetSocketAddress> targets(CliOptions o) {
     final List<InetSocketAddress> targets = new ArrayList<>();
     for (String t : o.string("targets", "127.0.0.1:6379,127.0.0.1:6380,127.0.0.1:6381").split(",")) {
       final int colon = t.lastIndexOf(':');
@@ -289,10 +317,70 @@ public final class StorageNodeMain {
       }
       targets.add(new InetSocketAddress(t.substring(0, colon).trim(), Integer.parseInt(t.substring(colon + 1))));
     }
+    return targets;
+  }
+
+  private static void runLoad(CliOptions o) throws Exception {
     final List<Tier> tiers = Arrays.stream(o.string("tiers", "t1,t3,t5").split(",")).map(Tier::parse).toList();
-    final LoadSettings settings = new LoadSettings(targets, o.integer("connections", 6), o.integer("rate", 2000),
+    final LoadSettings settings = new LoadSettings(targets(o), o.integer("connections", 6), o.integer("rate", 2000),
         Duration.ofSeconds(o.integer("duration", 30)), o.decimal("read-ratio", 0.8), o.integer("keys", 10_000),
         o.integer("value-bytes", 100), tiers, o.integer("max-outstanding", 256));
-    new LoadGenerator(settings, System.out).run();
+    List<ConnectionPlan> plans = settings.plans();
+    if (o.has("client-name")) {
+      final String name = o.string("client-name", null);
+      plans = plans.stream().map(p -> new ConnectionPlan(p.target(), p.tier(), name, p.ratePerSecond(),
+          p.readRatio())).toList();
+    }
+    final String run = o.string("run", "w");
+    if (run.isEmpty() || run.contains(",") || run.contains(" ")) {
+      throw new IllegalArgumentException("run must be non-empty without commas or spaces, was '" + run + "'");
+    }
+    try (WriteLedger ledger = o.has("ledger") ? new WriteLedger(Path.of(o.string("ledger", null))) : null;
+        PrintStream csv = o.has("csv") ? new PrintStream(Files.newOutputStream(Path.of(o.string("csv", null))), false,
+            StandardCharsets.US_ASCII) : null) {
+      final LoadGenerator generator = new LoadGenerator(plans, settings.shape(), System.out).outputs(ledger, run, csv);
+      if (o.has("partition")) {
+        final int partition = o.integer("partition", 0);
+        final ShardMap shards = new ShardMap(o.integer("partitions", NodeConfig.DEFAULT_PARTITIONS));
+        if (partition < 0 || partition >= shards.partitions()) {
+          throw new IllegalArgumentException("partition must be in [0, " + (shards.partitions() - 1) + "], was "
+              + partition);
+        }
+        generator.keys(k -> shards.partitionOf(k.getBytes(StandardCharsets.UTF_8)) == partition);
+      }
+      generator.run();
+      if (ledger != null) {
+        System.out.println("ledger: " + ledger.size() + " acknowledged writes");
+      }
+    }
+  }
+
+  private static int runVerify(CliOptions o) throws Exception {
+    if (!o.has("ledger")) {
+      throw new IllegalArgumentException("verify needs --ledger FILE[,FILE]");
+    }
+    final Map<String, String> acked = new LinkedHashMap<>();
+    for (String f : o.string("ledger", null).split(",")) {
+      acked.putAll(WriteLedger.read(Path.of(f.trim())));
+    }
+    final long timeout = o.integer("timeout-ms", 60_000);
+    boolean ok = true;
+    final List<java.util.concurrent.CompletableFuture<LedgerVerifier.Result>> checks = new ArrayList<>();
+    for (InetSocketAddress t : targets(o)) { // every target at once, one thread each
+      checks.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+        try {
+          return LedgerVerifier.check(t, acked, timeout);
+        } catch (java.io.IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      }, r -> new Thread(r, "verify-" + t.getPort()).start()));
+    }
+    for (java.util.concurrent.CompletableFuture<LedgerVerifier.Result> c : checks) {
+      final LedgerVerifier.Result r = c.get(timeout + 30_000, java.util.concurrent.TimeUnit.MILLISECONDS);
+      System.out.printf(Locale.ROOT, "verify %s: %d acknowledged keys, lost %d, changed %d, unreadable %d %s%n",
+          r.target(), r.checked(), r.lost(), r.changed(), r.unreadable(), r.ok() ? "OK" : "FAIL " + r.examples());
+      ok &= r.ok();
+    }
+    return ok ? 0 : 1;
   }
 }

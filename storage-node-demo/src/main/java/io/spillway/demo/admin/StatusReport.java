@@ -2,6 +2,7 @@ package io.spillway.demo.admin;
 
 import io.spillway.demo.StorageNode;
 import io.spillway.demo.admission.FollowerLagSignal;
+import io.spillway.demo.admission.LagTargets;
 import io.spillway.demo.command.OpType;
 import io.spillway.demo.lag.FollowerLag;
 import io.spillway.demo.lag.PartitionLag;
@@ -98,8 +99,10 @@ final class StatusReport {
       l.put("commit_index", lag.commitIndex());
       l.put("max_lag_entries", lag.maxLagEntries());
       l.put("quorum_lag_entries", lag.quorumLagEntries());
-      l.put("pressure", Math.round(FollowerLagSignal.pressure(lag, nodes.get(0).config().lagTargets()) * 1000)
-          / 1000.0);
+      final LagTargets targets = nodes.get(0).config().lagTargets();
+      final double pressure = FollowerLagSignal.pressure(lag, targets);
+      l.put("pressure", Double.isNaN(pressure) ? null : Math.round(pressure * 1000) / 1000.0);
+      l.put("followers_down", FollowerLagSignal.downFollowers(lag, targets));
       final List<Object> followers = new ArrayList<>();
       for (FollowerLag f : lag.followers()) {
         final Map<String, Object> fm = new LinkedHashMap<>();
@@ -107,6 +110,8 @@ final class StatusReport {
         fm.put("match_index", f.matchIndex());
         fm.put("lag_entries", f.lagEntries());
         fm.put("last_reply_ago_ms", f.lastReplyAgoMs());
+        fm.put("last_progress_ago_ms", f.lastProgressAgoMs());
+        fm.put("state", FollowerLagSignal.state(f, targets).name().toLowerCase(java.util.Locale.ROOT));
         followers.add(fm);
       }
       l.put("followers", followers);

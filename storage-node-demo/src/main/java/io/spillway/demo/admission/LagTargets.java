@@ -3,16 +3,17 @@ package io.spillway.demo.admission;
 import java.time.Duration;
 
 /**
- * Targets of the follower-lag signal ({@link FollowerLagSignal}): a partition whose worst follower trails the
- * leader's commit index by more than {@code entries}, or has not answered the leader for longer than
- * {@code replyAge}, sheds writes.
+ * Targets of the follower-lag signal ({@link FollowerLagSignal}): a partition whose worst live follower trails the
+ * leader's commit index by more than {@code entries} sheds writes; a follower silent (no reply to the leader) for
+ * {@code downAfter}, or lagging without progress for that long, is down: it no longer counts (the partition writes
+ * at quorum) and is reported down.
  *
  * @param entries commit-index lag target, entries, >= 1
- * @param replyAge time-since-last-reply target, >= 1 ms
+ * @param downAfter grace after which a silent or stalled follower counts as down, >= 1 ms
  */
-public record LagTargets(long entries, Duration replyAge) {
+public record LagTargets(long entries, Duration downAfter) {
 
-  /** Defaults: 200 entries (2 s of writes at 100 writes/s), 2 s without a reply (four heartbeats missed). */
+  /** Defaults: 200 entries (2 s of writes at 100 writes/s), down after 2 s (four election timeouts) of silence. */
   public static final LagTargets DEFAULTS = new LagTargets(200, Duration.ofSeconds(2));
 
   /** Validates the targets. */
@@ -20,8 +21,17 @@ public record LagTargets(long entries, Duration replyAge) {
     if (entries < 1) {
       throw new IllegalArgumentException("lag target entries must be >= 1, was " + entries);
     }
-    if (replyAge.toMillis() < 1) {
-      throw new IllegalArgumentException("lag target reply age must be >= 1 ms, was " + replyAge.toMillis() + " ms");
+    if (downAfter.toMillis() < 1) {
+      throw new IllegalArgumentException("follower down-after must be >= 1 ms, was " + downAfter.toMillis() + " ms");
     }
+  }
+
+  /**
+   * Silence after which a follower's lag stops counting, before it is declared down: a quarter of
+   * {@link #downAfter} (500 ms by default, two election timeouts). Its lag then grows only because it is silent,
+   * which shedding cannot cure.
+   */
+  public long silentAfterMs() {
+    return Math.max(1, downAfter.toMillis() / 4);
   }
 }

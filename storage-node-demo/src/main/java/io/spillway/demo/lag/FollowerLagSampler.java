@@ -35,6 +35,8 @@ public final class FollowerLagSampler implements AutoCloseable {
   private final AtomicReferenceArray<PartitionLag> latest;
   private final List<Consumer<PartitionLag>> listeners = new CopyOnWriteArrayList<>();
   private final ScheduledExecutorService scheduler;
+  private final ProgressTracker progress = new ProgressTracker();
+  private final LagTrend trend = new LagTrend();
 
   /** A sampler of {@code node}'s leaderships; call {@link #start()}. */
   public FollowerLagSampler(RaftNode node, Duration interval) {
@@ -67,9 +69,9 @@ public final class FollowerLagSampler implements AutoCloseable {
   }
 
   /** Takes one sample of every partition now (also used by tests). */
-  public void sampleNow() {
+  public synchronized void sampleNow() {
     for (int p : node.hostedPartitions()) {
-      final PartitionLag lag = node.division(p).map(d -> sample(p, d)).orElse(null);
+      final PartitionLag lag = node.division(p).map(d -> sample(p, d, progress, trend)).orElse(null);
       latest.set(p, lag);
       if (lag != null) {
         for (Consumer<PartitionLag> l : listeners) {
@@ -92,7 +94,8 @@ public final class FollowerLagSampler implements AutoCloseable {
   }
 
   /** The lag of a division's followers, or {@code null} if the division is not the leader. */
-  static PartitionLag sample(int partition, RaftServer.Division division) {
+  static PartitionLag sample(int partition, RaftServer.Division division, ProgressTracker progress,
+      LagTrend trend) {
     final DivisionInfo info = division.getInfo();
     if (!info.isLeader()) {
       return null;
@@ -104,13 +107,16 @@ public final class FollowerLagSampler implements AutoCloseable {
       return null; // leadership lost between the role check and the read
     }
     final List<FollowerLag> followers = new ArrayList<>(match.length);
+    final long now = System.nanoTime();
     for (int i = 0; i < Math.min(match.length, followerInfo.size()); i++) {
       final ServerRpcProto f = followerInfo.get(i);
-      followers.add(new FollowerLag(f.getId().getId().toStringUtf8(), match[i], Math.max(0, commit - match[i]),
-          f.getLastRpcElapsedTimeMs()));
+      final String id = f.getId().getId().toStringUtf8();
+      final long lag = Math.max(0, commit - match[i]);
+      followers.add(new FollowerLag(id, match[i], lag, f.getLastRpcElapsedTimeMs(),
+          progress.observe(partition, id, match[i], lag, now), trend.observe(partition, id, lag, now)));
     }
     return new PartitionLag(partition, division.getId().toString(), info.getCurrentTerm(), commit,
-        List.copyOf(followers), System.nanoTime());
+        List.copyOf(followers), now);
   }
 
   @Override

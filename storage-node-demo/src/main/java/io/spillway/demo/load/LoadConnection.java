@@ -22,19 +22,39 @@ final class LoadConnection implements AutoCloseable {
   private final Socket socket;
   private final OutputStream out;
   private final InputStream in;
-  private final ArrayBlockingQueue<Long> sentAt;
+  /** A request awaiting its reply; {@code key} and {@code value} only for a ledger SET. */
+  private record Pending(long sentAtNanos, String key, String value) {
+  }
+
+  private final ArrayBlockingQueue<Pending> sentAt;
+  private final WriteLedger ledger;
+  private long writes;
   private final TierStats stats;
   private final LoadShape shape;
   private final ConnectionPlan plan;
   private final long intervalNanos;
   private final byte[] value;
+  private final String ledgerPrefix;
+  private final java.util.function.Predicate<String> keyFilter;
   private long startNanos;
   private volatile boolean running = true;
   private Thread writer;
   private Thread reader;
 
   LoadConnection(ConnectionPlan plan, LoadShape shape, TierStats stats) throws IOException {
+    this(plan, shape, stats, null, null, k -> true);
+  }
+
+  /**
+   * A connection; with a {@code ledger}, every SET writes a fresh key {@code <ledgerPrefix>:<n>} with a unique value
+   * and each {@code +OK} is recorded in the ledger; only keys {@code keyFilter} accepts are used (GET keys too).
+   */
+  LoadConnection(ConnectionPlan plan, LoadShape shape, TierStats stats, WriteLedger ledger, String ledgerPrefix,
+      java.util.function.Predicate<String> keyFilter) throws IOException {
     this.plan = plan;
+    this.keyFilter = keyFilter;
+    this.ledger = ledger;
+    this.ledgerPrefix = ledgerPrefix;
     this.shape = shape;
     this.stats = stats;
     this.sentAt = new ArrayBlockingQueue<>(shape.maxOutstanding());
@@ -83,12 +103,26 @@ final class LoadConnection implements AutoCloseable {
           continue;
         }
         final ThreadLocalRandom r = ThreadLocalRandom.current();
-        final String key = "key:" + r.nextInt(shape.keys());
-        sentAt.add(System.nanoTime());
+        String key = "key:" + r.nextInt(shape.keys());
+        while (!keyFilter.test(key)) {
+          key = "key:" + r.nextInt(shape.keys());
+        }
         stats.sent.increment();
         if (r.nextDouble() < plan.readRatio()) {
+          sentAt.add(new Pending(System.nanoTime(), null, null));
           command("GET", key);
+        } else if (ledger != null) {
+          long n = ++writes;
+          String k = ledgerPrefix + ":" + n;
+          while (!keyFilter.test(k)) {
+            n = ++writes;
+            k = ledgerPrefix + ":" + n;
+          }
+          final String v = uniqueValue(n);
+          sentAt.add(new Pending(System.nanoTime(), k, v));
+          command("SET", k, v);
         } else {
+          sentAt.add(new Pending(System.nanoTime(), null, null));
           command("SET", key, value);
         }
         out.flush();
@@ -96,6 +130,15 @@ final class LoadConnection implements AutoCloseable {
     } catch (IOException e) {
       running = false;
     }
+  }
+
+  /** A value unique to this connection's n-th write, padded to the configured size. */
+  private String uniqueValue(long n) {
+    final StringBuilder b = new StringBuilder().append(n).append('.').append(System.nanoTime());
+    while (b.length() < shape.valueBytes()) {
+      b.append('v');
+    }
+    return b.toString();
   }
 
   /** The send interval now: the full-rate interval stretched during the ramp (10 % of the rate at start). */
@@ -119,8 +162,11 @@ final class LoadConnection implements AutoCloseable {
         if (type == '$' || type == '*') {
           skipBody(type, Integer.parseInt(line));
         }
-        final Long start = sentAt.poll();
-        stats.recordReply(start == null ? 0 : System.nanoTime() - start, type == '-' ? line : null);
+        final Pending p = sentAt.poll();
+        stats.recordReply(p == null ? 0 : System.nanoTime() - p.sentAtNanos(), type == '-' ? line : null);
+        if (p != null && p.key() != null && type == '+') {
+          ledger.acknowledged(p.key(), p.value(), System.currentTimeMillis());
+        }
       }
     } catch (IOException | RuntimeException e) {
       if (running) {

@@ -26,6 +26,10 @@ public final class LoadGenerator {
   private final PrintStream out;
   private final Map<Tier, TierStats> stats = new EnumMap<>(Tier.class);
   private final Runnable eachSecond;
+  private WriteLedger ledger;
+  private String ledgerRun = "w";
+  private PrintStream csv;
+  private java.util.function.Predicate<String> keyFilter = k -> true;
 
   /** A generator for the {@code load} mode's settings. */
   public LoadGenerator(LoadSettings settings, PrintStream out) {
@@ -52,6 +56,24 @@ public final class LoadGenerator {
     plans.forEach(p -> stats.computeIfAbsent(p.tier(), t -> new TierStats()));
   }
 
+  /**
+   * Records every acknowledged SET in {@code ledger} (each SET then writes a fresh key
+   * {@code <run>:<connection>:<n>}), and writes each second's per-tier figures to {@code csv} (either may be null).
+   * Call before {@link #run()}.
+   */
+  public LoadGenerator outputs(WriteLedger ledger, String run, PrintStream csv) {
+    this.ledger = ledger;
+    this.ledgerRun = run;
+    this.csv = csv;
+    return this;
+  }
+
+  /** Uses only keys {@code filter} accepts (e.g. the keys of one partition). Call before {@link #run()}. */
+  public LoadGenerator keys(java.util.function.Predicate<String> filter) {
+    this.keyFilter = filter;
+    return this;
+  }
+
   /** Runs for the configured duration; returns the totals per tier. */
   public LoadReport run() throws IOException {
     final List<LoadConnection> connections = new ArrayList<>();
@@ -59,11 +81,15 @@ public final class LoadGenerator {
     final long elapsed;
     try {
       for (ConnectionPlan plan : plans) {
-        connections.add(new LoadConnection(plan, shape, stats.get(plan.tier())));
+        connections.add(new LoadConnection(plan, shape, stats.get(plan.tier()), ledger,
+            ledgerRun + ":" + plan.name() + "-" + connections.size(), keyFilter));
       }
       final double rate = plans.stream().mapToDouble(ConnectionPlan::ratePerSecond).sum();
       out.printf(Locale.ROOT, "offering %.0f req/s over %d connections for %d s (ramp %d s), tiers %s%n", rate,
           plans.size(), shape.duration().toSeconds(), shape.ramp().toSeconds(), stats.keySet());
+      if (csv != null) {
+        csv.println("second,epoch_ms,tier,offered,ok,busy,errors,p50_ms,p99_ms,busy_reasons");
+      }
       start = System.nanoTime();
       for (int i = 0; i < connections.size(); i++) {
         connections.get(i).start("load-" + i);
@@ -110,8 +136,19 @@ public final class LoadGenerator {
             now[0] - prev[0], now[1] - prev[1], now[2] - prev[2], reasons(busyNow, lastBusy.get(e.getKey())),
             now[3] - prev[3], h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(50) / 1e6,
             h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(99) / 1e6);
+        if (csv != null) {
+          csv.printf(Locale.ROOT, "%d,%d,%s,%d,%d,%d,%d,%.1f,%.1f,%s%n", second, System.currentTimeMillis(),
+              e.getKey().wireName(),
+              now[0] - prev[0], now[1] - prev[1], now[2] - prev[2], now[3] - prev[3],
+              h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(50) / 1e6,
+              h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(99) / 1e6,
+              reasons(busyNow, lastBusy.get(e.getKey()), 8).replace(' ', ';'));
+        }
         last.put(e.getKey(), now);
         lastBusy.put(e.getKey(), busyNow);
+      }
+      if (csv != null) {
+        csv.flush();
       }
       eachSecond.run();
     }
@@ -119,6 +156,10 @@ public final class LoadGenerator {
 
   /** The reasons of the interval, largest first, abbreviated: {@code SHED_TIER=812 QUEUE_TIMEOUT=40}. */
   static String reasons(Map<String, Long> now, Map<String, Long> before) {
+    return reasons(now, before, 2);
+  }
+
+  private static String reasons(Map<String, Long> now, Map<String, Long> before, int most) {
     final Map<String, Long> delta = new LinkedHashMap<>();
     now.forEach((r, n) -> {
       final long d = n - before.getOrDefault(r, 0L);
@@ -127,7 +168,7 @@ public final class LoadGenerator {
       }
     });
     final StringBuilder b = new StringBuilder();
-    delta.entrySet().stream().sorted((a, c) -> Long.compare(c.getValue(), a.getValue())).limit(2)
+    delta.entrySet().stream().sorted((a, c) -> Long.compare(c.getValue(), a.getValue())).limit(most)
         .forEach(en -> b.append(b.length() == 0 ? "" : " ").append(en.getKey()).append('=').append(en.getValue()));
     return b.length() == 0 ? "-" : b.toString();
   }
