@@ -16,19 +16,18 @@ import java.util.function.LongSupplier;
  * its followers lag"; the replication-lag gates of Vitess's throttler and freno).
  *
  * <p>The value is a dimensionless <em>lag pressure</em> with target 1.0: the commit-index lag (leader commit index
- * − follower match index) of the partition's worst <em>live</em> follower, projected {@link #HORIZON_SECONDS} ahead
- * along its trend ({@link io.spillway.demo.lag.LagTrend}), over the entry target:
+ * − follower match index) of the partition's worst <em>live</em> follower over the entry target:
  * <pre>
- *   x        = max(0, lagEntries + horizon × lagGrowthPerSecond) / targetEntries
+ *   x        = lagEntries / targetEntries
  *   pressure = max over live followers (x <= 1 ? x : 1 + log2(x) / 4)
  * </pre>
- * The engine's normalised error {@code pressure − 1} then grows with how far the lag is, or is about to be, past
- * its target, one quarter per doubling ({@link #shape}), rather than hitting the engine's clamp at twice the target
- * (which made any real lag a full-speed ramp to "shed all"); it falls as soon as the shed writes let the follower
- * keep up, and the PID settles at the shed fraction the follower cannot take (a dimmer). The lag alone is the integral of the follower's deficit, and a PI
- * controller around an integrator swings between shedding too much and too little; the trend is the lead term that
- * damps it (measured in {@code LagDimmerTest}: without it one-second shed fractions swung between 0.17 and 0.85 at
- * a follower taking half the writes). A follower's silence is not part of the value any more: shedding cannot make
+ * The engine's normalised error {@code pressure − 1} then grows with how far the lag is past its target, one
+ * quarter per doubling ({@link #shape}), rather than hitting the engine's clamp at twice the target (which made any
+ * real lag a full-speed ramp to "shed all"); the PID settles at the shed fraction the follower cannot take (a
+ * dimmer). The lag is the integral of the follower's deficit, and a PI controller around an integrator swings; the
+ * engine damps it by judging every embedder signal by its forecast one second ahead
+ * ({@code io.spillway.admission.control.BacklogForecast}), so this value is the lag as it is, not a projection.
+ * A follower's silence is not part of the value any more: shedding cannot make
  * a silent follower answer, and counting it turned one stopped follower into "shed every write" (issue #12).
  *
  * <p>A follower is judged by {@link #state}: {@code LIVE} counts; {@code SILENT} (no reply, or lagging without
@@ -45,9 +44,6 @@ import java.util.function.LongSupplier;
 public final class FollowerLagSignal implements Signal {
   /** Name of the signal in stats and metrics. */
   public static final String NAME = "raft.follower.lag";
-
-  /** How far ahead the lag is projected along its trend: the lead term of the pressure. */
-  static final double HORIZON_SECONDS = 1.0;
 
   /** Doublings of the lag past its target per unit of normalised error (see {@link #shape}). */
   static final double COMPRESSION = 4.0;
@@ -135,8 +131,7 @@ public final class FollowerLagSignal implements Signal {
     double worst = Double.NaN;
     for (FollowerLag f : lag.followers()) {
       if (state(f, targets) == FollowerState.LIVE) {
-        final double p = shape(Math.max(0.0, f.lagEntries() + HORIZON_SECONDS * f.lagGrowthPerSecond())
-            / targets.entries());
+        final double p = shape((double) f.lagEntries() / targets.entries());
         worst = Double.isNaN(worst) ? p : Math.max(worst, p);
       }
     }

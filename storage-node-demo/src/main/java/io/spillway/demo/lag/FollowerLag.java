@@ -9,20 +9,12 @@ package io.spillway.demo.lag;
  * @param lastReplyAgoMs milliseconds since the follower last answered the leader
  * @param lastProgressAgoMs milliseconds since the follower's match index last advanced while it lagged (0 when it
  *     does not lag), from {@link ProgressTracker}
- * @param lagGrowthPerSecond the lag's smoothed growth, entries per second (negative while catching up), from
- *     {@link LagTrend}
  */
 public record FollowerLag(String followerId, long matchIndex, long lagEntries, long lastReplyAgoMs,
-    long lastProgressAgoMs, double lagGrowthPerSecond) {
+    long lastProgressAgoMs) {
 
-  /** A sample without history (the follower counts as progressing, its lag as steady). */
+  /** A sample without history (the follower counts as progressing). */
   public FollowerLag(String followerId, long matchIndex, long lagEntries, long lastReplyAgoMs) {
-    this(followerId, matchIndex, lagEntries, lastReplyAgoMs, 0, 0);
-  }
-
-  /** A sample without a trend. */
-  public FollowerLag(String followerId, long matchIndex, long lagEntries, long lastReplyAgoMs,
-      long lastProgressAgoMs) {
-    this(followerId, matchIndex, lagEntries, lastReplyAgoMs, lastProgressAgoMs, 0);
+    this(followerId, matchIndex, lagEntries, lastReplyAgoMs, 0);
   }
 }

@@ -36,7 +36,6 @@ public final class FollowerLagSampler implements AutoCloseable {
   private final List<Consumer<PartitionLag>> listeners = new CopyOnWriteArrayList<>();
   private final ScheduledExecutorService scheduler;
   private final ProgressTracker progress = new ProgressTracker();
-  private final LagTrend trend = new LagTrend();
 
   /** A sampler of {@code node}'s leaderships; call {@link #start()}. */
   public FollowerLagSampler(RaftNode node, Duration interval) {
@@ -71,7 +70,7 @@ public final class FollowerLagSampler implements AutoCloseable {
   /** Takes one sample of every partition now (also used by tests). */
   public synchronized void sampleNow() {
     for (int p : node.hostedPartitions()) {
-      final PartitionLag lag = node.division(p).map(d -> sample(p, d, progress, trend)).orElse(null);
+      final PartitionLag lag = node.division(p).map(d -> sample(p, d, progress)).orElse(null);
       latest.set(p, lag);
       if (lag != null) {
         for (Consumer<PartitionLag> l : listeners) {
@@ -94,8 +93,7 @@ public final class FollowerLagSampler implements AutoCloseable {
   }
 
   /** The lag of a division's followers, or {@code null} if the division is not the leader. */
-  static PartitionLag sample(int partition, RaftServer.Division division, ProgressTracker progress,
-      LagTrend trend) {
+  static PartitionLag sample(int partition, RaftServer.Division division, ProgressTracker progress) {
     final DivisionInfo info = division.getInfo();
     if (!info.isLeader()) {
       return null;
@@ -113,7 +111,7 @@ public final class FollowerLagSampler implements AutoCloseable {
       final String id = f.getId().getId().toStringUtf8();
       final long lag = Math.max(0, commit - match[i]);
       followers.add(new FollowerLag(id, match[i], lag, f.getLastRpcElapsedTimeMs(),
-          progress.observe(partition, id, match[i], lag, now), trend.observe(partition, id, lag, now)));
+          progress.observe(partition, id, match[i], lag, now)));
     }
     return new PartitionLag(partition, division.getId().toString(), info.getCurrentTerm(), commit,
         List.copyOf(followers), now);

@@ -54,15 +54,6 @@ class FollowerLagSignalTest {
   }
 
   @Test
-  void theLagIsProjectedOneSecondAlongItsTrend() {
-    PartitionLag growing = sample(new FollowerLag("n2", 9_900, 100, 20, 0, 250.0));
-    assertThat(FollowerLagSignal.pressure(growing, TARGETS)).isCloseTo(1 + Math.log(1.75) / Math.log(2) / 4,
-        org.assertj.core.data.Offset.offset(1e-9));
-    PartitionLag catchingUp = sample(new FollowerLag("n2", 9_900, 100, 20, 0, -400.0));
-    assertThat(FollowerLagSignal.pressure(catchingUp, TARGETS)).isZero();
-  }
-
-  @Test
   void noLiveFollowerMeansNoData() {
     PartitionLag lag = sample(new FollowerLag("n2", 0, 10_000, 9_000), new FollowerLag("n3", 0, 10_000, 9_000));
     assertThat(FollowerLagSignal.pressure(lag, TARGETS)).isNaN();

@@ -9,7 +9,6 @@ import io.spillway.admission.OpType;
 import io.spillway.admission.Outcome;
 import io.spillway.admission.Tier;
 import io.spillway.demo.lag.FollowerLag;
-import io.spillway.demo.lag.LagTrend;
 import io.spillway.demo.lag.PartitionLag;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,7 +43,6 @@ class LagDimmerTest {
     final long[] lastReply = {now[0]};
     final long[] lastProgress = {now[0]};
     final PartitionLag[] sample = {null};
-    final LagTrend trend = new LagTrend();
     engine.addSignal(new FollowerLagSignal(0, p -> sample[0], TARGETS, Duration.ofSeconds(1), () -> now[0]));
     final long start = now[0];
     final long tick = engine.config().tickPeriod().toNanos();
@@ -84,8 +82,7 @@ class LagDimmerTest {
       }
       if (step % 10 == 0) { // the sampler's 100 ms
         sample[0] = new PartitionLag(0, "n1", 1, 0, List.of(
-            new FollowerLag("n2", 0, lag[0], (now[0] - lastReply[0]) / MS, (now[0] - lastProgress[0]) / MS,
-                trend.observe(0, "n2", lag[0], now[0])),
+            new FollowerLag("n2", 0, lag[0], (now[0] - lastReply[0]) / MS, (now[0] - lastProgress[0]) / MS),
             new FollowerLag("n3", 0, 0, 5, 0)), now[0]);
       }
       while (now[0] - nextTick >= 0) {
