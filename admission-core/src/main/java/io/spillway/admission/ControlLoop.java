@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * The control loops, one {@link #tick()} per period on one thread (DESIGN §3.2–3.3):
+ * The control loops, one {@link #tick()} per period on one thread (docs/admission-core.md, "The loops"):
  * <ol>
  *   <li>sample the latency recorders, smooth the p90 per op type (median-of-three + EWMA, Cinnamon);</li>
  *   <li>limit tuner: worst p90/target ratio, error rate, peak inflight and throughput into the Vegas tuner; the new
@@ -35,7 +35,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * (T1 shed at 6× while its demand was 0.72 × capacity); with this normalisation the same gains converge at any
  * overload.
  *
- * <p>Saturation (DESIGN §3.2, "shed only for what shedding can fix"): a tick is saturated when some request found
+ * <p>Saturation (docs/control-under-contention.md, "shed only for what shedding can fix"): a tick is saturated when some request found
  * every permit taken — it was queued, or refused at the limit, or requests are still waiting — or every permit is
  * in use as the tick runs. Neither a peak that touched the limit for a moment nor high latency is enough: a node whose permits are idle most of the time, with
  * nothing waiting, is not overloaded. Symptom signals (latency, error rate: {@link Signal#requiresSaturation()})

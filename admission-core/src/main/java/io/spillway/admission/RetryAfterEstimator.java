@@ -3,7 +3,8 @@ package io.spillway.admission;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The base of every retry-after hint, from controller state refreshed each tick (DESIGN §3.5), then jittered per
+ * The base of every retry-after hint, from controller state refreshed each tick
+ * (docs/admission-core.md#retry-after), then jittered per
  * rejection by {@link io.spillway.admission.control.RetryAfter} so rejected clients do not return in lock-step.
  *
  * <ul>
