@@ -1,5 +1,7 @@
 package io.spillway.admission;
 
+import static io.spillway.durations.Durations.format;
+
 import java.time.Duration;
 
 /** Validation helpers whose messages name the field, the bound and the value received. */
@@ -50,19 +52,5 @@ final class ConfigCheck {
           field + " must be " + (minInclusive ? ">= " : "> ") + min + " and <= " + max + ", was " + value);
     }
     return value;
-  }
-
-  /** Formats nanoseconds as the largest exact unit: 100ms, 250us, 17ns, 2s. */
-  static String format(long nanos) {
-    if (nanos != 0 && nanos % 1_000_000_000L == 0) {
-      return nanos / 1_000_000_000L + "s";
-    }
-    if (nanos % 1_000_000L == 0) {
-      return nanos / 1_000_000L + "ms";
-    }
-    if (nanos % 1_000L == 0) {
-      return nanos / 1_000L + "us";
-    }
-    return nanos + "ns";
   }
 }

@@ -2,7 +2,7 @@ package io.spillway.admission;
 
 import static io.spillway.admission.ConfigCheck.atLeast;
 import static io.spillway.admission.ConfigCheck.between;
-import static io.spillway.admission.ConfigCheck.format;
+import static io.spillway.durations.Durations.format;
 import static io.spillway.admission.ConfigCheck.nonNegative;
 import static io.spillway.admission.ConfigCheck.positive;
 

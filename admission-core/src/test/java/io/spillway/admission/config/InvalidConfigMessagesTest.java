@@ -28,7 +28,7 @@ class InvalidConfigMessagesTest {
       pid:\\n  ki: -1                                         | pid.ki: must be >= 0.0 and <= 100.0, was -1.0
       pid:\\n  kp: lots                                       | pid.kp: expected a number, was "lots"
       pid:\\n  tick: 0ms                                      | pid.tick: must be > 0, was 0ms
-      pid:\\n  tick: 1m                                       | pid.tick: must be >= 1ms and <= 10s, was 60s
+      pid:\\n  tick: 1m                                       | pid.tick: must be >= 1ms and <= 10s, was 1m
       tuner:\\n  period: 50ms                                 | tuner.period: must be >= pid.tick (100ms) and <= 100 × pid.tick, was 50ms
       pid:\\n  max-rejection-ratio: 0                         | pid.max-rejection-ratio: must be > 0.0 and <= 1.0, was 0.0
       tiers:\\n  never-shed: [t1]                             | tiers.never-shed: must be a prefix T0..Tk (tiers are shed strictly from T5 down), was [T1]
