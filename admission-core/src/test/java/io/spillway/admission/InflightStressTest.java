@@ -2,7 +2,7 @@ package io.spillway.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.spillway.admission.sim.VirtualClock;
+import io.spillway.testkit.VirtualClock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -90,7 +90,7 @@ class InflightStressTest {
     VirtualClock clock = new VirtualClock(0);
     AdmissionEngine engine = AdmissionEngine.create(
         EngineConfig.builder().initialLimit(6).minLimit(6).maxLimit(6).defaultClientClass(100, 1, Tier.T0).build(),
-        clock);
+        clock::read);
     ClientHandle client = engine.clients().register("stress");
     AtomicInteger shadow = new AtomicInteger();
     AtomicInteger maxSeen = new AtomicInteger();
@@ -132,7 +132,7 @@ class InflightStressTest {
   void leasesKeepTheHardCapAndAConcurrentDoubleReleaseEndsAnAcquisitionOnce() throws Exception {
     AdmissionEngine engine = AdmissionEngine.create(
         EngineConfig.builder().initialLimit(3).minLimit(3).maxLimit(3).defaultClientClass(100, 1, Tier.T0).build(),
-        new VirtualClock(0));
+        new VirtualClock(0)::read);
     ClientHandle client = engine.clients().register("stress");
     Lease[] leases = new Lease[THREADS];
     for (int i = 0; i < THREADS; i++) {
@@ -180,7 +180,7 @@ class InflightStressTest {
     AdmissionEngine engine = AdmissionEngine.create(
         EngineConfig.builder().initialLimit(4).minLimit(4).maxLimit(4).defaultClientClass(100, 1, Tier.T0)
             .queueCapacity(OpType.READ, 64).queueCapacity(OpType.WRITE, 64).build(),
-        clock);
+        clock::read);
     ClientHandle client = engine.clients().register("stress");
     int perThread = 20_000;
     AtomicIntegerArray answers = new AtomicIntegerArray(THREADS * perThread);
