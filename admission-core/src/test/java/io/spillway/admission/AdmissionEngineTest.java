@@ -7,13 +7,16 @@ import io.spillway.testkit.VirtualClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** The engine's API contract, in virtual time. */
+@Timeout(30)
 class AdmissionEngineTest {
 
   private static final long MS = 1_000_000L;
@@ -309,17 +312,17 @@ class AdmissionEngineTest {
   }
 
   @Test
-  void completionStageCompletesWithAPermitOrTheRejection() {
+  void completionStageCompletesWithAPermitOrTheRejection() throws Exception {
     AdmissionEngine engine = engine(fixedLimit(1).clientClass("b", "b", 0.01, 1, Tier.T0));
     ClientHandle c = engine.clients().register("c");
     CompletionStage<Permit> ok = engine.acquireAsync(OpType.READ, Tier.T1, c, -1, Decisions.NO_DEADLINE, DIRECT);
-    Permit permit = ok.toCompletableFuture().join();
+    Permit permit = ok.toCompletableFuture().get(10, TimeUnit.SECONDS);
     ClientHandle b = engine.clients().register("b");
     engine.acquireAsync(OpType.READ, Tier.T1, b, -1, Decisions.NO_DEADLINE, DIRECT);
     CompletionStage<Permit> refused =
         engine.acquireAsync(OpType.READ, Tier.T1, b, -1, Decisions.NO_DEADLINE, DIRECT);
-    assertThatThrownBy(() -> refused.toCompletableFuture().join())
-        .isInstanceOf(CompletionException.class)
+    assertThatThrownBy(() -> refused.toCompletableFuture().get(10, TimeUnit.SECONDS))
+        .isInstanceOf(ExecutionException.class)
         .cause().isInstanceOfSatisfying(AdmissionRejectedException.class, e -> {
           assertThat(e.reason()).isEqualTo(Reason.CLIENT_LIMIT);
           assertThat(e.retryAfterNanos()).isPositive();
