@@ -1,5 +1,7 @@
 package io.spillway.admission.config;
 
+import io.spillway.admission.ConfigViolation;
+import io.spillway.admission.InvalidEngineConfigException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -86,10 +88,31 @@ public final class ConfigValues {
     }
     try {
       return build.get();
+    } catch (InvalidEngineConfigException e) {
+      for (ConfigViolation v : e.violations()) {
+        problems.add(problem(v));
+      }
+      return null;
     } catch (IllegalArgumentException e) {
       problems.add(BuilderMessages.problem(e.getMessage(), "", keyOfField, this::origin));
       return null;
     }
+  }
+
+  /**
+   * A builder violation in the file's words: at the key of its field, and naming each other field it mentions by
+   * that field's key, shortened to the last segment when the two keys are siblings ({@code interval} beside
+   * {@code queues.read.target}, {@code pid.tick} beside {@code tuner.period}).
+   */
+  private ConfigProblem problem(ConfigViolation v) {
+    String path = keyOfField.apply(v.field()).orElse(v.field());
+    String parent = path.contains(".") ? path.substring(0, path.lastIndexOf('.') + 1) : "";
+    String text = v.text(field -> {
+      String other = keyOfField.apply(field).orElse(field);
+      boolean sibling = other.startsWith(parent) && other.indexOf('.', parent.length()) < 0;
+      return sibling ? other.substring(parent.length()) : other;
+    });
+    return new ConfigProblem(path, text, origin(path));
   }
 
   /** Where the value at the path, or the first value under it, was written. */

@@ -3,6 +3,7 @@ package io.spillway.admission.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -53,5 +54,33 @@ class InvalidConfigMessagesTest {
     Throwable thrown = catchThrowable(() -> SpillwayConfig.parse(yaml.replace("\\n", "\n"), "spillway.yaml"));
     assertThat(thrown).isInstanceOf(ConfigException.class);
     assertThat(((ConfigException) thrown).problems()).extracting(ConfigProblem::message).containsExactly(message);
+  }
+
+  @Test
+  void everyRangeProblemInAFileIsReportedAtOnce() {
+    String yaml = """
+        limit:
+          min: 0
+        queues:
+          read:
+            target: 200ms
+        pid:
+          max-rejection-ratio: 1.5
+        """;
+    Throwable thrown = catchThrowable(() -> SpillwayConfig.parse(yaml, "spillway.yaml"));
+    assertThat(((ConfigException) thrown).problems()).extracting(ConfigProblem::message).containsExactly(
+        "limit.min: must be >= 1, was 0",
+        "queues.read.target: must be > 0 and < interval (100ms), was 200ms",
+        "pid.max-rejection-ratio: must be > 0.0 and <= 1.0, was 1.5");
+    assertThat(((ConfigException) thrown).problems()).extracting(ConfigProblem::origin)
+        .containsExactly("spillway.yaml:2", "spillway.yaml:5", "spillway.yaml:7");
+  }
+
+  @Test
+  void aValueJudgedAgainstAnInvalidOneIsNotReportedToo() {
+    // limit.initial (64) is valid only against a valid limit.max: one problem, not two.
+    Throwable thrown = catchThrowable(() -> SpillwayConfig.parse("limit:\n  max: 2\n", "spillway.yaml"));
+    assertThat(((ConfigException) thrown).problems()).extracting(ConfigProblem::message)
+        .containsExactly("limit.max: must be >= 4 and <= 1048576, was 2");
   }
 }
