@@ -16,7 +16,7 @@ import java.util.function.Supplier;
 /**
  * The typed values of a checked config document, by concrete key path, and the place to feed them to a builder:
  * {@link #apply} hands a value to a builder setter, and a builder error becomes a problem that names the key path
- * and the line the value came from (see {@link BuilderMessages}).
+ * and the line the value came from: each {@link ConfigViolation} of the builder is reported at its field's key.
  */
 public final class ConfigValues {
 
@@ -72,9 +72,18 @@ public final class ConfigValues {
   public void at(String path, Runnable step) {
     try {
       step.run();
+    } catch (InvalidEngineConfigException e) {
+      for (ConfigViolation v : e.violations()) {
+        problems.add(problem(v));
+      }
     } catch (IllegalArgumentException e) {
-      problems.add(BuilderMessages.problem(e.getMessage(), path, keyOfField, this::origin));
+      problems.add(new ConfigProblem(path, String.valueOf(e.getMessage()), origin(path)));
     }
+  }
+
+  /** Records a problem the binding found itself at {@code path}. */
+  void problem(String path, String detail) {
+    problems.add(new ConfigProblem(path, detail, origin(path)));
   }
 
   /**
@@ -94,7 +103,7 @@ public final class ConfigValues {
       }
       return null;
     } catch (IllegalArgumentException e) {
-      problems.add(BuilderMessages.problem(e.getMessage(), "", keyOfField, this::origin));
+      problems.add(new ConfigProblem("", String.valueOf(e.getMessage()), ""));
       return null;
     }
   }
