@@ -9,6 +9,7 @@
 module io.spillway.admission {
   requires transitive io.spillway.codel;
   requires transitive io.spillway.pid;
+  requires io.spillway.durations;
   requires HdrHistogram;
   requires static org.snakeyaml.engine.v2;
   requires static micrometer.core;

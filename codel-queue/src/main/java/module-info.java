@@ -3,5 +3,7 @@
  * configuration and statistics.
  */
 module io.spillway.codel {
+  requires io.spillway.durations;
+
   exports io.spillway.codel;
 }

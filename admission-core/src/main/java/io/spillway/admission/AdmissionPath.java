@@ -5,7 +5,7 @@ import io.spillway.admission.event.AdmissionListeners;
 import java.util.concurrent.Executor;
 
 /**
- * The request path of DESIGN §2: deadline → scorecard → rejector → inflight limit → run (or queue), and the release
+ * The request path (docs/admission-core.md#the-request-path): deadline → scorecard → rejector → inflight limit → run (or queue), and the release
  * of a permit with its outcome. The synchronous {@link #acquire} is the fast path: no lock, no allocation, a handful
  * of uncontended atomics. The asynchronous {@link #submit} reuses it and allocates a {@link QueuedRequest} only when
  * the request must wait; {@link QueueSink} grants permits to queued requests and answers dropped ones. The lease

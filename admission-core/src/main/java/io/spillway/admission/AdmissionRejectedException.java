@@ -1,5 +1,7 @@
 package io.spillway.admission;
 
+import io.spillway.durations.Durations;
+
 /**
  * Completes the stage of a rejected asynchronous request: carries the reason and the retry-after hint. Stackless,
  * since a rejection is an expected, frequent outcome under overload, not a bug.
@@ -12,7 +14,7 @@ public final class AdmissionRejectedException extends RuntimeException {
   private final long retryAfterNanos;
 
   public AdmissionRejectedException(Reason reason, long retryAfterNanos) {
-    super("rejected: " + reason + ", retry after " + ConfigCheck.format(retryAfterNanos), null, false, false);
+    super("rejected: " + reason + ", retry after " + Durations.format(retryAfterNanos), null, false, false);
     this.reason = reason;
     this.retryAfterNanos = retryAfterNanos;
   }

@@ -28,22 +28,25 @@ public final class ClientClass {
    */
   public ClientClass(String name, String pattern, double share, int floor, Tier highestTier) {
     this.name = Objects.requireNonNull(name, "name");
+    ConfigCheck check = new ConfigCheck();
+    String field = "clientClass[" + name + "]";
     if (name.isBlank()) {
-      throw new IllegalArgumentException("clientClass.name must not be blank, was '" + name + "'");
+      check.fail("clientClass.name", "must not be blank, was '" + name + "'");
     }
+    Pattern compiled = null;
     try {
-      this.pattern = Pattern.compile(Objects.requireNonNull(pattern, "pattern"));
+      compiled = Pattern.compile(Objects.requireNonNull(pattern, "pattern"));
     } catch (PatternSyntaxException e) {
-      throw new IllegalArgumentException(
-          "clientClass[" + name + "].pattern must be a valid regular expression, was '" + pattern + "'", e);
+      check.fail(field + ".pattern", "must be a valid regular expression, was '" + pattern + "'");
     }
     if (!(share > 0.0 && share <= 100.0)) {
-      throw new IllegalArgumentException(
-          "clientClass[" + name + "].share must be > 0 and <= 100, was " + share);
+      check.fail(field + ".share", "must be > 0 and <= 100, was " + share);
     }
     if (floor < 1) {
-      throw new IllegalArgumentException("clientClass[" + name + "].floor must be >= 1, was " + floor);
+      check.fail(field + ".floor", "must be >= 1, was " + floor);
     }
+    check.throwIfInvalid();
+    this.pattern = compiled;
     this.share = share;
     this.floor = floor;
     this.highestTier = Objects.requireNonNull(highestTier, "highestTier");

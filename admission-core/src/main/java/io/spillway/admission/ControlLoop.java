@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * The control loops, one {@link #tick()} per period on one thread (DESIGN §3.2–3.3). Data flows one way: the tick
+ * The control loops, one {@link #tick()} per period on one thread (docs/admission-core.md, "The loops"). Data flows one way: the tick
  * reads what request threads reported in the {@link Telemetry}, and publishes its decisions as one immutable
  * {@link Policy} (with a {@link TickReport} of what it measured, for the stats view); it never reads or writes the
  * request path's own state. It also sets the limit in the {@link InflightLimiter} (see {@link Policy} for why the
@@ -43,7 +43,7 @@ import java.util.function.Consumer;
  * (T1 shed at 6× while its demand was 0.72 × capacity); with this normalisation the same gains converge at any
  * overload.
  *
- * <p>Saturation (DESIGN §3.2, "shed only for what shedding can fix"): a tick is saturated when some request found
+ * <p>Saturation (docs/control-under-contention.md, "shed only for what shedding can fix"): a tick is saturated when some request found
  * every permit taken — it was queued, or refused at the limit, or requests are still waiting — or every permit is
  * in use as the tick runs. Neither a peak that touched the limit for a moment nor high latency is enough: a node whose permits are idle most of the time, with
  * nothing waiting, is not overloaded. Symptom signals (latency, error rate: {@link Signal#requiresSaturation()})

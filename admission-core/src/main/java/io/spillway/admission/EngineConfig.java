@@ -1,10 +1,6 @@
 package io.spillway.admission;
 
-import static io.spillway.admission.ConfigCheck.atLeast;
-import static io.spillway.admission.ConfigCheck.between;
-import static io.spillway.admission.ConfigCheck.format;
-import static io.spillway.admission.ConfigCheck.nonNegative;
-import static io.spillway.admission.ConfigCheck.positive;
+import static io.spillway.durations.Durations.format;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -62,9 +58,11 @@ public final class EngineConfig {
   final int latencyMinSamples;
 
   private EngineConfig(Builder b) {
-    minLimit = atLeast("minLimit", b.minLimit, 1);
-    maxLimit = between("maxLimit", b.maxLimit, minLimit, 1 << 20);
-    initialLimit = between("initialLimit", b.initialLimit, minLimit, maxLimit);
+    ConfigCheck check = new ConfigCheck();
+    minLimit = check.atLeast("minLimit", b.minLimit, 1);
+    maxLimit = check.between("maxLimit", b.maxLimit, minLimit, 1 << 20);
+    initialLimit = check.valid("minLimit", "maxLimit")
+        ? check.between("initialLimit", b.initialLimit, minLimit, maxLimit) : b.initialLimit;
     latencyTargetNanos = new long[OPS];
     initialServiceTimeNanos = new long[OPS];
     queueTargetNanos = new long[OPS];
@@ -75,45 +73,48 @@ public final class EngineConfig {
     dispatchWeight = new int[OPS];
     for (OpType op : OpType.values()) {
       int i = op.ordinal();
-      latencyTargetNanos[i] = nonNegative("latencyTarget[" + op + "]", b.latencyTarget[i]);
-      initialServiceTimeNanos[i] = positive("initialServiceTime[" + op + "]", b.initialServiceTime[i]);
-      queueIntervalNanos[i] = positive("queueInterval[" + op + "]", b.queueInterval[i]);
-      queueTargetNanos[i] = positive("queueTarget[" + op + "]", b.queueTarget[i]);
-      if (queueTargetNanos[i] >= queueIntervalNanos[i]) {
-        throw new IllegalArgumentException("queueTarget[" + op + "] must be > 0 and < queueInterval[" + op + "] ("
-            + format(queueIntervalNanos[i]) + "), was " + format(queueTargetNanos[i]));
+      latencyTargetNanos[i] = check.nonNegative("latencyTarget[" + op + "]", b.latencyTarget[i]);
+      initialServiceTimeNanos[i] = check.positive("initialServiceTime[" + op + "]", b.initialServiceTime[i]);
+      queueIntervalNanos[i] = check.positive("queueInterval[" + op + "]", b.queueInterval[i]);
+      queueTargetNanos[i] = check.positive("queueTarget[" + op + "]", b.queueTarget[i]);
+      String target = "queueTarget[" + op + "]";
+      String interval = "queueInterval[" + op + "]";
+      if (check.valid(target, interval) && queueTargetNanos[i] >= queueIntervalNanos[i]) {
+        check.fail(target, "must be > 0 and < {} (" + format(queueIntervalNanos[i]) + "), was "
+            + format(queueTargetNanos[i]), interval);
       }
-      queueCapacity[i] = between("queueCapacity[" + op + "]", b.queueCapacity[i], 1, 1 << 20);
-      sloughFactor[i] = between("sloughFactor[" + op + "]", b.sloughFactor[i], 1.0, true, 100.0);
-      queueTimeoutNanos[i] = positive("queueTimeout[" + op + "]", b.queueTimeout[i]);
-      if (queueTimeoutNanos[i] <= queueTargetNanos[i]) {
-        throw new IllegalArgumentException("queueTimeout[" + op + "] must be > queueTarget[" + op + "] ("
-            + format(queueTargetNanos[i]) + "), was " + format(queueTimeoutNanos[i]));
+      queueCapacity[i] = check.between("queueCapacity[" + op + "]", b.queueCapacity[i], 1, 1 << 20);
+      sloughFactor[i] = check.between("sloughFactor[" + op + "]", b.sloughFactor[i], 1.0, true, 100.0);
+      queueTimeoutNanos[i] = check.positive("queueTimeout[" + op + "]", b.queueTimeout[i]);
+      String timeout = "queueTimeout[" + op + "]";
+      if (check.valid(timeout, target) && queueTimeoutNanos[i] <= queueTargetNanos[i]) {
+        check.fail(timeout, "must be > {} (" + format(queueTargetNanos[i]) + "), was "
+            + format(queueTimeoutNanos[i]), target);
       }
-      dispatchWeight[i] = between("dispatchWeight[" + op + "]", b.dispatchWeight[i], 1, 1000);
+      dispatchWeight[i] = check.between("dispatchWeight[" + op + "]", b.dispatchWeight[i], 1, 1000);
     }
-    queueTimeoutP90Multiple = between("queueTimeoutP90Multiple", b.queueTimeoutP90Multiple, 0.0, true, 1000.0);
-    latencyShedFactor = between("latencyShedFactor", b.latencyShedFactor, 1.0, true, 100.0);
-    kp = between("kp", b.kp, 0.0, true, 100.0);
-    ki = between("ki", b.ki, 0.0, true, 100.0);
-    kd = between("kd", b.kd, 0.0, true, 100.0);
-    tickPeriodNanos = positive("tickPeriod", b.tickPeriod);
+    queueTimeoutP90Multiple = check.between("queueTimeoutP90Multiple", b.queueTimeoutP90Multiple, 0.0, true, 1000.0);
+    latencyShedFactor = check.between("latencyShedFactor", b.latencyShedFactor, 1.0, true, 100.0);
+    kp = check.between("kp", b.kp, 0.0, true, 100.0);
+    ki = check.between("ki", b.ki, 0.0, true, 100.0);
+    kd = check.between("kd", b.kd, 0.0, true, 100.0);
+    tickPeriodNanos = check.positive("tickPeriod", b.tickPeriod);
     if (tickPeriodNanos < 1_000_000L || tickPeriodNanos > 10_000_000_000L) {
-      throw new IllegalArgumentException(
-          "tickPeriod must be >= 1ms and <= 10s, was " + format(tickPeriodNanos));
+      check.fail("tickPeriod", "must be >= 1ms and <= 10s, was " + format(tickPeriodNanos));
     }
-    limitTuningPeriodNanos = positive("limitTuningPeriod", b.limitTuningPeriod);
-    if (limitTuningPeriodNanos < tickPeriodNanos || limitTuningPeriodNanos > 100 * tickPeriodNanos) {
-      throw new IllegalArgumentException("limitTuningPeriod must be >= tickPeriod (" + format(tickPeriodNanos)
-          + ") and <= 100 × tickPeriod, was " + format(limitTuningPeriodNanos));
+    limitTuningPeriodNanos = check.positive("limitTuningPeriod", b.limitTuningPeriod);
+    if (check.valid("limitTuningPeriod", "tickPeriod")
+        && (limitTuningPeriodNanos < tickPeriodNanos || limitTuningPeriodNanos > 100 * tickPeriodNanos)) {
+      check.fail("limitTuningPeriod", "must be >= {} (" + format(tickPeriodNanos) + ") and <= 100 × {}, was "
+          + format(limitTuningPeriodNanos), "tickPeriod", "tickPeriod");
     }
-    maxRejectionRatio = between("maxRejectionRatio", b.maxRejectionRatio, 0.0, false, 1.0);
-    neverShedTierCount = neverShedPrefix(b.neverShedTiers);
-    cohortsPerTier = between("cohortsPerTier", b.cohortsPerTier, 1, 1024);
-    cohortEpochNanos = positive("cohortEpoch", b.cohortEpoch);
-    priorityWindow = between("priorityWindow", b.priorityWindow, 10, 1 << 24);
-    errorRateTarget = between("errorRateTarget", b.errorRateTarget, 0.0, false, 1.0);
-    queueDelayTargetNanos = positive("queueDelayTarget", b.queueDelayTarget);
+    maxRejectionRatio = check.between("maxRejectionRatio", b.maxRejectionRatio, 0.0, false, 1.0);
+    neverShedTierCount = neverShedPrefix(check, b.neverShedTiers);
+    cohortsPerTier = check.between("cohortsPerTier", b.cohortsPerTier, 1, 1024);
+    cohortEpochNanos = check.positive("cohortEpoch", b.cohortEpoch);
+    priorityWindow = check.between("priorityWindow", b.priorityWindow, 10, 1 << 24);
+    errorRateTarget = check.between("errorRateTarget", b.errorRateTarget, 0.0, false, 1.0);
+    queueDelayTargetNanos = check.positive("queueDelayTarget", b.queueDelayTarget);
     latencySignalScope = new OpSet[OPS];
     for (OpType op : OpType.values()) {
       latencySignalScope[op.ordinal()] = Objects.requireNonNull(b.latencySignalScope[op.ordinal()],
@@ -125,36 +126,37 @@ public final class EngineConfig {
     Set<String> names = new HashSet<>();
     for (ClientClass c : clientClasses) {
       if (!names.add(c.name()) || c.name().equals(b.defaultClientClass.name())) {
-        throw new IllegalArgumentException("clientClass names must be unique, '" + c.name() + "' appears twice");
+        check.fail("clientClass", "names must be unique, '" + c.name() + "' appears twice");
       }
     }
     defaultClientClass = Objects.requireNonNull(b.defaultClientClass, "defaultClientClass");
     dryRun = b.dryRun;
-    retryAfterMinNanos = positive("retryAfterMin", b.retryAfterMin);
-    retryAfterMaxNanos = positive("retryAfterMax", b.retryAfterMax);
-    if (retryAfterMaxNanos < retryAfterMinNanos) {
-      throw new IllegalArgumentException("retryAfterMax must be >= retryAfterMin (" + format(retryAfterMinNanos)
-          + "), was " + format(retryAfterMaxNanos));
+    retryAfterMinNanos = check.positive("retryAfterMin", b.retryAfterMin);
+    retryAfterMaxNanos = check.positive("retryAfterMax", b.retryAfterMax);
+    if (check.valid("retryAfterMax", "retryAfterMin") && retryAfterMaxNanos < retryAfterMinNanos) {
+      check.fail("retryAfterMax", "must be >= {} (" + format(retryAfterMinNanos) + "), was "
+          + format(retryAfterMaxNanos), "retryAfterMin");
     }
     retryAfterJitter = b.retryAfterJitter;
     if (!(retryAfterJitter >= 0.0 && retryAfterJitter < 1.0)) {
-      throw new IllegalArgumentException("retryAfterJitter must be >= 0 and < 1, was " + retryAfterJitter);
+      check.fail("retryAfterJitter", "must be >= 0 and < 1, was " + retryAfterJitter);
     }
-    latencySmoothing = between("latencySmoothing", b.latencySmoothing, 0.0, false, 1.0);
-    latencyMinSamples = between("latencyMinSamples", b.latencyMinSamples, 1, 1_000_000);
+    latencySmoothing = check.between("latencySmoothing", b.latencySmoothing, 0.0, false, 1.0);
+    latencyMinSamples = check.between("latencyMinSamples", b.latencyMinSamples, 1, 1_000_000);
+    check.throwIfInvalid();
   }
 
-  private static int neverShedPrefix(Set<Tier> tiers) {
+  private static int neverShedPrefix(ConfigCheck check, Set<Tier> tiers) {
     int count = tiers.size();
     for (int i = 0; i < count; i++) {
       if (!tiers.contains(Tier.ofOrdinal(i))) {
         List<Tier> sorted = new ArrayList<>(tiers);
         sorted.sort(null);
-        throw new IllegalArgumentException(
-            "neverShedTiers must be a prefix T0..Tk (tiers are shed strictly from T5 down), was " + sorted);
+        check.fail("neverShedTiers", "must be a prefix T0..Tk (tiers are shed strictly from T5 down), was " + sorted);
+        return 0;
       }
     }
-    return between("neverShedTiers.size", count, 0, Tier.count() - 1);
+    return check.between("neverShedTiers.size", count, 0, Tier.count() - 1);
   }
 
   /** A builder with the defaults documented on each setter. */

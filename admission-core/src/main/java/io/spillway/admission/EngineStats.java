@@ -17,7 +17,7 @@ public final class EngineStats {
    * @param scope the scope
    * @param ratio the rejection ratio in [0, maxRejectionRatio]
    * @param cut the priority cut: levels at or above it are shed; {@code levels} = none
-   * @param measurement the PID's last measurement: the scope's largest normalised error, clamped to [-1, 10]
+   * @param measurement the PID's last measurement: the largest normalised error, clamped to [-1, 1] (ScopeRejector)
    */
   public record ScopeView(SignalScope scope, double ratio, int cut, double measurement) {
     @Override

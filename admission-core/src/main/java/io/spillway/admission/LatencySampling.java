@@ -13,7 +13,8 @@ import io.spillway.admission.control.PercentileSmoother;
  *
  * <p>Freshness (the latency signal and the limit tuner read {@link #lastSmoothedP90Nanos}): the p90 is computed over
  * admitted work only, so it can only be as fresh as the last completion. The pool of thin intervals closes after
- * {@link #WINDOW_NANOS} (DESIGN §3.3: a window of 2–30 s, at least 250 samples, whichever fills first), and an op type
+ * {@link #WINDOW_NANOS} (Cinnamon: 2–30 s, at least 250 samples, whichever fills first;
+ * docs/admission-core.md, "The loops"), and an op type
  * with no successful completion for a whole window reads NaN — no data, which the rejector treats as "no overload"
  * and the tuner as "hold" — and its smoother forgets the old value, so the next p90 comes from fresh samples only. Before, the last smoothed p90 stayed in place: a scope that shed everything it could
  * admitted nothing new, so its latency signal kept the high p90 of the overload and the scope kept shedding

@@ -5,7 +5,7 @@ import java.lang.invoke.VarHandle;
 
 /**
  * Permits as slots with generation numbers, so that a primitive token identifies one grant and a second release of
- * the same token is a no-op (the idempotent release of DESIGN §3.3).
+ * the same token is a no-op (docs/admission-core.md#fast-path, "Idempotent release").
  *
  * <p>Each slot is two adjacent longs of one array, so a grant and its release touch one cache line: the state word
  * {@code generation << 1 | IN_USE} and the grant word {@code clientIndex << 34 | costUnits << 2 | op}. The grant

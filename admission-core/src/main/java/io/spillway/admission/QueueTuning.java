@@ -4,9 +4,9 @@ import io.spillway.codel.CodelConfig;
 import java.time.Duration;
 
 /**
- * Fits each op type's CoDel queue to the op type's own service time, once per control tick (DESIGN §3.1: "storage
- * ops are slower than RPC dispatch: target and interval must be per op type"; §3.3: "the queue timeout adapts from
- * p90 too"). The configured values are what an RPC-sized op gets; a slower op type is given room in proportion:
+ * Fits each op type's CoDel queue to the op type's own service time, once per control tick: storage ops are slower
+ * than RPC dispatch, so target, interval and timeout follow each op type's p90
+ * (docs/control-under-contention.md#queues-fitted-to-the-op-type-queuetuning). The configured values are what an RPC-sized op gets; a slower op type is given room in proportion:
  * <ul>
  *   <li>target = max(configured, {@link #TARGET_SERVICE_FRACTION} × service time): a standing queue of half a
  *       request's own time, not 5 ms, marks a write of 40 ms (an fsync and a quorum round trip) overloaded;</li>

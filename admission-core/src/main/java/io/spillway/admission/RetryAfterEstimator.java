@@ -1,8 +1,8 @@
 package io.spillway.admission;
 
 /**
- * The base of every retry-after hint, from controller state refreshed each tick (DESIGN §3.5). The tick publishes
- * the bases in its {@link Policy}, which jitters them per rejection ({@link io.spillway.admission.control.RetryAfter})
+ * The base of every retry-after hint, from controller state refreshed each tick
+ * (docs/admission-core.md#retry-after). The tick publishes the bases in its {@link Policy}, which jitters them per rejection ({@link io.spillway.admission.control.RetryAfter})
  * so that rejected clients do not return in lock-step. Control thread only.
  *
  * <ul>

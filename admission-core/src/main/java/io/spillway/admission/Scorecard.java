@@ -1,7 +1,8 @@
 package io.spillway.admission;
 
 /**
- * Per-client admission caps by count and by cost (Uber's scorecard, DESIGN §3.4): a rule-based, deterministic cap
+ * Per-client admission caps by count and by cost (Uber's scorecard; docs/admission-core.md#fast-path): a rule-based,
+ * deterministic cap
  * that applies even when the node is healthy, so a noisy client is isolated before the others notice.
  *
  * <p>A client's outstanding requests (admitted or queued) and their estimated cost (the op type's service-time

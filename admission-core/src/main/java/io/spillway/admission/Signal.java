@@ -31,7 +31,7 @@ public interface Signal {
    * proxied to another node) or an error rate (a failing dependency), which shedding cannot fix on an idle node.
    * False (the default) for a signal that measures a backlog the admitted work itself builds, such as Raft follower
    * lag or queue delay: its value is the evidence. A gated signal above target on an unsaturated node counts as
-   * "no overload", so its scope's ratio decays (DESIGN §3.2, "shed only for what shedding can fix").
+   * "no overload", so its scope's ratio decays (docs/control-under-contention.md#shed-only-on-evidence-of-saturation).
    */
   default boolean requiresSaturation() {
     return false;

@@ -3,17 +3,20 @@ package io.spillway.admission;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.spillway.admission.sim.VirtualClock;
+import io.spillway.testkit.VirtualClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** The engine's API contract, in virtual time. */
+@Timeout(30)
 class AdmissionEngineTest {
 
   private static final long MS = 1_000_000L;
@@ -22,7 +25,7 @@ class AdmissionEngineTest {
   private final VirtualClock clock = new VirtualClock(0);
 
   private AdmissionEngine engine(EngineConfig.Builder builder) {
-    return AdmissionEngine.create(builder.build(), clock);
+    return AdmissionEngine.create(builder.build(), clock::read);
   }
 
   private static EngineConfig.Builder fixedLimit(int limit) {
@@ -126,7 +129,7 @@ class AdmissionEngineTest {
     assertThat(second.calls).as("queued, not answered").isZero();
     assertThat(engine.stats().waiting()).isEqualTo(1);
 
-    clock.advance(3 * MS);
+    clock.advanceNanos(3 * MS);
     engine.release(first.token, Outcome.SUCCESS, 3 * MS);
     assertThat(second.reason).isEqualTo(Reason.ADMITTED);
     assertThat(second.calls).isEqualTo(1);
@@ -177,14 +180,14 @@ class AdmissionEngineTest {
     ClientHandle c = engine.clients().register("c");
     for (int tick = 0; tick < 25; tick++) { // a warm op type: its p90 is known
       engine.release(engine.tryAcquire(OpType.READ, Tier.T2, c), Outcome.SUCCESS, MS);
-      clock.advance(100 * MS);
+      clock.advanceNanos(100 * MS);
       engine.tick();
     }
     Answer running = new Answer();
     Answer waiting = new Answer();
     engine.submit(OpType.READ, Tier.T2, c, DIRECT, running);
     engine.submit(OpType.READ, Tier.T2, c, DIRECT, waiting);
-    clock.advance(60 * MS);
+    clock.advanceNanos(60 * MS);
     engine.tick();
     assertThat(waiting.reason).isEqualTo(Reason.QUEUE_TIMEOUT);
     assertThat(waiting.retryAfter).isPositive();
@@ -200,7 +203,7 @@ class AdmissionEngineTest {
     engine.submit(OpType.WRITE, Tier.T3, c, DIRECT, running);
     engine.submit(OpType.WRITE, Tier.T3, c, DIRECT, waiting);
     for (int tick = 0; tick < 10; tick++) { // the first write of a cold node takes a second (JIT, a new Raft log)
-      clock.advance(100 * MS);
+      clock.advanceNanos(100 * MS);
       engine.tick();
     }
     assertThat(waiting.calls).as("still queued after 1 s, not QUEUE_TIMEOUT after 50 ms").isZero();
@@ -209,7 +212,7 @@ class AdmissionEngineTest {
     assertThat(waiting.reason).isEqualTo(Reason.ADMITTED);
     engine.release(waiting.token, Outcome.SUCCESS, 1_000 * MS);
     for (int tick = 0; tick < 25; tick++) { // 2 s of a write a tick: the p90 is known
-      clock.advance(100 * MS);
+      clock.advanceNanos(100 * MS);
       engine.release(engine.tryAcquire(OpType.WRITE, Tier.T3, c), Outcome.SUCCESS, 1_000 * MS);
       engine.tick();
     }
@@ -252,7 +255,7 @@ class AdmissionEngineTest {
           engine.release(engine.tryAcquire(OpType.READ, tier, c), Outcome.SUCCESS, MS);
         }
       }
-      clock.advance(100 * MS);
+      clock.advanceNanos(100 * MS);
       engine.tick();
     }
     assertThat(engine.stats().rejectionRatio()).isGreaterThan(0.5);
@@ -263,7 +266,7 @@ class AdmissionEngineTest {
 
     pressure[0] = 0.0;
     for (int tick = 0; tick < 20; tick++) {
-      clock.advance(100 * MS);
+      clock.advanceNanos(100 * MS);
       engine.tick();
     }
     assertThat(engine.stats().rejectionRatio()).isZero();
@@ -309,17 +312,17 @@ class AdmissionEngineTest {
   }
 
   @Test
-  void completionStageCompletesWithAPermitOrTheRejection() {
+  void completionStageCompletesWithAPermitOrTheRejection() throws Exception {
     AdmissionEngine engine = engine(fixedLimit(1).clientClass("b", "b", 0.01, 1, Tier.T0));
     ClientHandle c = engine.clients().register("c");
     CompletionStage<Permit> ok = engine.acquireAsync(OpType.READ, Tier.T1, c, -1, Decisions.NO_DEADLINE, DIRECT);
-    Permit permit = ok.toCompletableFuture().join();
+    Permit permit = ok.toCompletableFuture().get(10, TimeUnit.SECONDS);
     ClientHandle b = engine.clients().register("b");
     engine.acquireAsync(OpType.READ, Tier.T1, b, -1, Decisions.NO_DEADLINE, DIRECT);
     CompletionStage<Permit> refused =
         engine.acquireAsync(OpType.READ, Tier.T1, b, -1, Decisions.NO_DEADLINE, DIRECT);
-    assertThatThrownBy(() -> refused.toCompletableFuture().join())
-        .isInstanceOf(CompletionException.class)
+    assertThatThrownBy(() -> refused.toCompletableFuture().get(10, TimeUnit.SECONDS))
+        .isInstanceOf(ExecutionException.class)
         .cause().isInstanceOfSatisfying(AdmissionRejectedException.class, e -> {
           assertThat(e.reason()).isEqualTo(Reason.CLIENT_LIMIT);
           assertThat(e.retryAfterNanos()).isPositive();

@@ -2,7 +2,7 @@ package io.spillway.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.spillway.admission.sim.VirtualClock;
+import io.spillway.testkit.VirtualClock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,7 +19,8 @@ class AdmissionExampleTest {
 
   @Test
   void documentedExampleRuns() {
-    VirtualClock ticker = new VirtualClock(0);
+    VirtualClock clock = new VirtualClock(0);
+    Ticker ticker = clock::read;
     Executor executor = Runnable::run;
     StringBuilder log = new StringBuilder();
 

@@ -2,7 +2,7 @@ package io.spillway.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.spillway.admission.sim.VirtualClock;
+import io.spillway.testkit.VirtualClock;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,7 +28,7 @@ class CostCapMatchesChargeTest {
   @Test
   void aQuietClientReachesTheInflightLimitBeforeItsCostCapAfterTheFirstTick() {
     // limit 32, read 1 ms
-    AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder().initialLimit(32).build(), clock);
+    AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder().initialLimit(32).build(), clock::read);
     ClientHandle client = engine.clients().register("redis-benchmark");
     assertThat(client.maxOutstandingRequests()).as("count cap: share 2.0 x limit 32").isEqualTo(64);
 
@@ -36,10 +36,10 @@ class CostCapMatchesChargeTest {
     for (int i = 0; i < 5; i++) {
       long token = engine.tryAcquire(OpType.READ, Tier.T1, client);
       assertThat(Decisions.isAdmitted(token)).isTrue();
-      clock.advance(READ_NANOS);
+      clock.advanceNanos(READ_NANOS);
       engine.release(token, Outcome.SUCCESS, READ_NANOS);
     }
-    clock.advance(100 * MS);
+    clock.advanceNanos(100 * MS);
     engine.tick();
 
     // Ten connections with one read each, and more: every read up to the engine's inflight limit is admitted; the
@@ -58,10 +58,10 @@ class CostCapMatchesChargeTest {
 
   @Test
   void aSlowCompletionBetweenTwoTicksDoesNotMakeTheNextReadsOutweighTheCap() {
-    AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder().initialLimit(32).build(), clock);
+    AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder().initialLimit(32).build(), clock::read);
     ClientHandle client = engine.clients().register("redis-benchmark");
     long first = engine.tryAcquire(OpType.READ, Tier.T1, client);
-    clock.advance(100 * MS);
+    clock.advanceNanos(100 * MS);
     engine.tick(); // no completion yet: caps from the configured estimates
 
     // The cold node's first read takes 800 ms: the live read estimate jumps from 1 ms to 50.9 ms.
@@ -75,7 +75,7 @@ class CostCapMatchesChargeTest {
           Decisions.isAdmitted(token) ? "admitted" : Decisions.reason(token)).isTrue();
     }
     // After it, charges and caps move together: the client still fits its count cap's worth of reads.
-    clock.advance(100 * MS);
+    clock.advanceNanos(100 * MS);
     engine.tick();
     assertThat(client.caps.maxCostUnits)
         .isEqualTo(64 * Scorecard.units(engine.stats().serviceTimeNanos(OpType.READ)));
@@ -85,14 +85,14 @@ class CostCapMatchesChargeTest {
   @Test
   void theCostCapIsTheCountCapTimesTheMeanChargeOfTheLastCompletions() {
     AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder().initialLimit(10).minLimit(10)
-        .maxLimit(10).defaultClientClass(1.0, 1, Tier.T0).build(), clock);
+        .maxLimit(10).defaultClientClass(1.0, 1, Tier.T0).build(), clock::read);
     ClientHandle client = engine.clients().register("c");
     // Three reads and one write complete: charges are each op type's estimate at acquire time.
     for (OpType op : new OpType[] {OpType.READ, OpType.READ, OpType.READ, OpType.WRITE}) {
       long token = engine.tryAcquire(op, Tier.T1, client);
       engine.release(token, Outcome.SUCCESS, op == OpType.READ ? READ_NANOS : 4 * MS);
     }
-    clock.advance(100 * MS);
+    clock.advanceNanos(100 * MS);
     engine.tick();
 
     long read = engine.stats().serviceTimeNanos(OpType.READ);
@@ -105,16 +105,16 @@ class CostCapMatchesChargeTest {
   @Test
   void aTickWithoutCompletionsKeepsTheLastMixAndFollowsTheEstimates() {
     AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder().initialLimit(10).minLimit(10)
-        .maxLimit(10).defaultClientClass(1.0, 1, Tier.T0).build(), clock);
+        .maxLimit(10).defaultClientClass(1.0, 1, Tier.T0).build(), clock::read);
     ClientHandle client = engine.clients().register("c");
     long token = engine.tryAcquire(OpType.READ, Tier.T1, client);
     engine.release(token, Outcome.SUCCESS, READ_NANOS);
-    clock.advance(100 * MS);
+    clock.advanceNanos(100 * MS);
     engine.tick();
     long readsOnly = 10 * Scorecard.units(engine.stats().serviceTimeNanos(OpType.READ));
     assertThat(client.caps.maxCostUnits).isEqualTo(readsOnly);
 
-    clock.advance(100 * MS);
+    clock.advanceNanos(100 * MS);
     engine.tick(); // idle: still a read-only mix
     assertThat(client.caps.maxCostUnits).isEqualTo(readsOnly);
   }

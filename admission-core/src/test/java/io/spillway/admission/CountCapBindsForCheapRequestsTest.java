@@ -2,7 +2,7 @@ package io.spillway.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.spillway.admission.sim.VirtualClock;
+import io.spillway.testkit.VirtualClock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -26,7 +26,7 @@ class CountCapBindsForCheapRequestsTest {
 
   private AdmissionEngine engine(int limit, double share) {
     return AdmissionEngine.create(EngineConfig.builder().initialLimit(limit).minLimit(limit).maxLimit(limit)
-        .clientClass("cheap", "cheap-.*", share, 1, Tier.T0).build(), clock);
+        .clientClass("cheap", "cheap-.*", share, 1, Tier.T0).build(), clock::read);
   }
 
   private long acquireCheap(AdmissionEngine engine, ClientHandle client) {
@@ -65,7 +65,7 @@ class CountCapBindsForCheapRequestsTest {
     AdmissionEngine engine = engine(4, 1.5); // count cap ceil(1.5 × 4) = 6: 4 run, 2 queue, the 7th is refused
     ClientHandle cheap = engine.clients().register("cheap-1");
     for (int tick = 0; tick < 3; tick++) { // the control loop recomputes the caps from the measured cost
-      clock.advance(100 * MS);
+      clock.advanceNanos(100 * MS);
       engine.tick();
     }
     assertThat(cheap.maxOutstandingRequests()).isEqualTo(6);

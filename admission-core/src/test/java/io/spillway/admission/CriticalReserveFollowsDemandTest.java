@@ -2,7 +2,7 @@ package io.spillway.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.spillway.admission.sim.VirtualClock;
+import io.spillway.testkit.VirtualClock;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -24,7 +24,7 @@ class CriticalReserveFollowsDemandTest {
   private final AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder()
       .initialLimit(16).minLimit(16).maxLimit(16)
       .clientClass("critical", "checkout-.*", 4.0, 64, Tier.T1)
-      .build(), clock);
+      .build(), clock::read);
   private final ClientHandle checkout = engine.clients().register("checkout-web");
   private final ClientHandle batch = engine.clients().register("batch-report");
 
@@ -51,7 +51,7 @@ class CriticalReserveFollowsDemandTest {
   }
 
   private void tick() {
-    clock.advance(100 * MS);
+    clock.advanceNanos(100 * MS);
     engine.tick();
   }
 

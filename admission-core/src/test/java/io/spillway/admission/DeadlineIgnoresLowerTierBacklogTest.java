@@ -2,7 +2,7 @@ package io.spillway.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.spillway.admission.sim.VirtualClock;
+import io.spillway.testkit.VirtualClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,7 +48,7 @@ class DeadlineIgnoresLowerTierBacklogTest {
         .defaultClientClass(100, 1_000, Tier.T0)
         .initialServiceTime(OpType.READ, Duration.ofMillis(1))
         .queueTimeout(OpType.READ, Duration.ofSeconds(1))
-        .build(), clock);
+        .build(), clock::read);
     ClientHandle batch = engine.clients().register("report-batch");
     ClientHandle checkout = engine.clients().register("checkout-api");
     Answers answers = new Answers();
@@ -67,7 +67,7 @@ class DeadlineIgnoresLowerTierBacklogTest {
     assertThat(answers.log).doesNotContain("t1:DEADLINE");
     assertThat(engine.stats().rejected(Reason.DEADLINE)).isZero();
 
-    clock.advance(MS);
+    clock.advanceNanos(MS);
     engine.release(answers.tokens.get(0), Outcome.SUCCESS, MS);
     assertThat(answers.log).hasSize(2).endsWith("t1:ADMITTED");
 

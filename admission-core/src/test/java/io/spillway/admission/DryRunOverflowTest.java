@@ -2,7 +2,7 @@ package io.spillway.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.spillway.admission.sim.VirtualClock;
+import io.spillway.testkit.VirtualClock;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -18,7 +18,7 @@ class DryRunOverflowTest {
   @Test
   void dryRunAdmitsBeyondThePermitTableAndReleasesEachPermitOnce() {
     AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder().initialLimit(4).minLimit(4).maxLimit(4)
-        .defaultClientClass(100, 1, Tier.T0).dryRun(true).build(), new VirtualClock(0));
+        .defaultClientClass(100, 1, Tier.T0).dryRun(true).build(), new VirtualClock(0)::read);
     ClientHandle c = engine.clients().register("c");
     int capacity = 4096; // the table's size for maxLimit 4
     List<Long> tokens = new ArrayList<>();

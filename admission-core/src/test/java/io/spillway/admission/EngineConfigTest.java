@@ -82,4 +82,17 @@ class EngineConfigTest {
     assertThat(changed.queueCapacity(OpType.SCAN)).isEqualTo(7);
     assertThat(changed.queueCapacity(OpType.READ)).isEqualTo(c.queueCapacity(OpType.READ));
   }
+
+  @Test
+  void buildReportsEveryInvalidValueAtOnce() {
+    assertThatThrownBy(() -> EngineConfig.builder().minLimit(0).queueTarget(OpType.READ, Duration.ofMillis(200))
+        .maxRejectionRatio(1.5).build())
+        .isInstanceOfSatisfying(InvalidEngineConfigException.class, e -> assertThat(e.violations())
+            .extracting(ConfigViolation::toString).containsExactly(
+                "minLimit must be >= 1, was 0",
+                "queueTarget[READ] must be > 0 and < queueInterval[READ] (100ms), was 200ms",
+                "maxRejectionRatio must be > 0.0 and <= 1.0, was 1.5"))
+        .hasMessage("minLimit must be >= 1, was 0; queueTarget[READ] must be > 0 and < queueInterval[READ] (100ms), "
+            + "was 200ms; maxRejectionRatio must be > 0.0 and <= 1.0, was 1.5");
+  }
 }

@@ -10,7 +10,7 @@ import io.spillway.admission.event.LimitChangeEvent;
 import io.spillway.admission.event.ModeChangeEvent;
 import io.spillway.admission.event.RejectEvent;
 import io.spillway.admission.event.ReloadEvent;
-import io.spillway.admission.sim.VirtualClock;
+import io.spillway.testkit.VirtualClock;
 import io.spillway.codel.QueueMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -78,7 +78,7 @@ class EngineListenersTest {
 
   @Test
   void admissionsAndRejectionsReachTheListenersWithTheirDetails() {
-    AdmissionEngine engine = AdmissionEngine.create(fixedLimit(1).build(), clock);
+    AdmissionEngine engine = AdmissionEngine.create(fixedLimit(1).build(), clock::read);
     Recorder recorder = new Recorder();
     engine.listeners().add(recorder);
     ClientHandle c = engine.clients().register("checkout");
@@ -101,7 +101,7 @@ class EngineListenersTest {
 
   @Test
   void dryRunReportsWouldBeRejectionsAndAdmitsAnyway() {
-    AdmissionEngine engine = AdmissionEngine.create(fixedLimit(1).dryRun(true).build(), clock);
+    AdmissionEngine engine = AdmissionEngine.create(fixedLimit(1).dryRun(true).build(), clock::read);
     Recorder recorder = new Recorder();
     engine.listeners().add(recorder);
     ClientHandle c = engine.clients().register("c");
@@ -119,7 +119,7 @@ class EngineListenersTest {
   void limitChangesAndQueueModeChangesAreReportedFromTheControlLoop() {
     EngineConfig config = fixedLimit(2).queueTimeout(OpType.READ, Duration.ofSeconds(10))
         .sloughFactor(OpType.READ, 100).build();
-    AdmissionEngine engine = AdmissionEngine.create(config, clock);
+    AdmissionEngine engine = AdmissionEngine.create(config, clock::read);
     Recorder recorder = new Recorder();
     engine.listeners().add(recorder);
     ClientHandle c = engine.clients().register("c");
@@ -153,7 +153,7 @@ class EngineListenersTest {
 
   @Test
   void aThrowingListenerNeverFailsARequest() {
-    AdmissionEngine engine = AdmissionEngine.create(fixedLimit(1).build(), clock);
+    AdmissionEngine engine = AdmissionEngine.create(fixedLimit(1).build(), clock::read);
     engine.listeners().add(new AdmissionListener() {
       @Override
       public void onAdmit(AdmitEvent event) {
@@ -180,7 +180,7 @@ class EngineListenersTest {
 
   @Test
   void reloadsReachTheEnginesListeners(@TempDir Path dir) throws Exception {
-    AdmissionEngine engine = AdmissionEngine.create(EngineConfig.defaults(), clock);
+    AdmissionEngine engine = AdmissionEngine.create(EngineConfig.defaults(), clock::read);
     Recorder recorder = new Recorder();
     engine.listeners().add(recorder);
     Path file = dir.resolve("spillway.yaml");

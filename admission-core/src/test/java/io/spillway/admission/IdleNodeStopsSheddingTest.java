@@ -2,7 +2,7 @@ package io.spillway.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.spillway.admission.sim.VirtualClock;
+import io.spillway.testkit.VirtualClock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +28,7 @@ class IdleNodeStopsSheddingTest {
         .latencyTarget(OpType.READ, Duration.ofMillis(10))
         .latencySignalScope(OpType.READ, OpSet.READS)
         .clientClass("infrastructure", "health-.*", 4.0, 32, Tier.T0)
-        .build(), clock);
+        .build(), clock::read);
     ClientHandle probe = engine.clients().register("health-probe");
     ClientHandle catalog = engine.clients().register("catalog-api");
     long[] held = new long[16];
@@ -49,7 +49,7 @@ class IdleNodeStopsSheddingTest {
       for (int i = 0; i < turnedAway.length; i++) {
         turnedAway[i] = engine.tryAcquire(OpType.READ, Tier.T3, catalog, -1, clock.read());
       }
-      clock.advance(100 * MS);
+      clock.advanceNanos(100 * MS);
       engine.tick();
       for (long token : held) {
         engine.release(token, Outcome.SUCCESS, 100 * MS);
@@ -76,7 +76,7 @@ class IdleNodeStopsSheddingTest {
       for (int i = 0; i < few.length; i++) {
         few[i] = engine.tryAcquire(OpType.READ, Tier.T0, probe, -1, clock.read());
       }
-      clock.advance(100 * MS);
+      clock.advanceNanos(100 * MS);
       for (long token : few) {
         engine.release(token, Outcome.SUCCESS, 100 * MS);
       }

@@ -2,7 +2,7 @@ package io.spillway.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.spillway.admission.sim.VirtualClock;
+import io.spillway.testkit.VirtualClock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -46,13 +46,8 @@ class InflightStressTest {
       List<Future<?>> workers = new ArrayList<>();
       for (int t = 0; t < THREADS; t++) {
         workers.add(pool.submit(() -> {
-          for (int i = 0; i < 200_000; i++) {
-            if (limiter.tryAcquire()) {
-              int now = shadow.incrementAndGet();
-              maxSeen.accumulateAndGet(now, Math::max);
-              shadow.decrementAndGet();
-              limiter.release();
-            }
+          for (int i = 0; i < 20_000; i++) {
+            takeAllThenRelease(limiter, shadow, maxSeen);
           }
         }));
       }
@@ -65,24 +60,41 @@ class InflightStressTest {
       pool.shutdownNow();
       assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
     }
+    // Each thread takes every permit it can, so the permits held together press against the limit of the moment.
     assertThat(maxSeen.get()).isBetween(1, 12);
     assertThat(limiter.inflight()).isZero();
 
     // With the limit held at 3, no interleaving lets a 4th permit through.
     limiter.setLimit(3);
-    AtomicInteger over = new AtomicInteger();
+    maxSeen.set(0);
     runAll(index -> {
-      for (int i = 0; i < 100_000; i++) {
-        if (limiter.tryAcquire()) {
-          if (limiter.inflight() > 3) {
-            over.incrementAndGet();
-          }
-          limiter.release();
-        }
+      for (int i = 0; i < 20_000; i++) {
+        takeAllThenRelease(limiter, shadow, maxSeen);
       }
     });
-    assertThat(over.get()).isZero();
+    assertThat(maxSeen.get()).isBetween(1, 3);
     assertThat(limiter.inflight()).isZero();
+
+    // Alone, a thread takes exactly the limit: one permit more (an off-by-one cap) shows on any number of cores.
+    for (int limit : new int[] {12, 3}) {
+      limiter.setLimit(limit);
+      maxSeen.set(0);
+      takeAllThenRelease(limiter, shadow, maxSeen);
+      assertThat(maxSeen.get()).isEqualTo(limit);
+    }
+  }
+
+  /** Takes permits until refused, counting the permits all threads hold together, then releases them. */
+  private static void takeAllThenRelease(InflightLimiter limiter, AtomicInteger shadow, AtomicInteger maxSeen) {
+    int held = 0;
+    while (limiter.tryAcquire()) {
+      held++;
+      maxSeen.accumulateAndGet(shadow.incrementAndGet(), Math::max);
+    }
+    for (; held > 0; held--) {
+      shadow.decrementAndGet();
+      limiter.release();
+    }
   }
 
   @Test
@@ -90,34 +102,52 @@ class InflightStressTest {
     VirtualClock clock = new VirtualClock(0);
     AdmissionEngine engine = AdmissionEngine.create(
         EngineConfig.builder().initialLimit(6).minLimit(6).maxLimit(6).defaultClientClass(100, 1, Tier.T0).build(),
-        clock);
+        clock::read);
     ClientHandle client = engine.clients().register("stress");
     AtomicInteger shadow = new AtomicInteger();
     AtomicInteger maxSeen = new AtomicInteger();
-    AtomicLong doubleFrees = new AtomicLong();
+    AtomicLong acquisitions = new AtomicLong();
+    AtomicLong releases = new AtomicLong();
     AtomicLongArray mailbox = new AtomicLongArray(THREADS);
     runAll(index -> {
       int me = index;
-      for (int i = 0; i < 50_000; i++) {
-        long token = engine.tryAcquire(OpType.READ, Tier.T1, client, -1, 0L);
-        if (Decisions.isAdmitted(token)) {
+      long[] held = new long[8];
+      for (int i = 0; i < 10_000; i++) {
+        // Take every permit we can (so the permits held together reach the cap, and one more shows)...
+        int n = 0;
+        long token = 0;
+        while (n < held.length
+            && Decisions.isAdmitted(token = engine.tryAcquire(OpType.READ, Tier.T1, client, -1, 0L))) {
+          held[n++] = token;
+          acquisitions.incrementAndGet();
           maxSeen.accumulateAndGet(shadow.incrementAndGet(), Math::max);
-          shadow.decrementAndGet();
-          // Race two releases of the same token: ours and, through the mailbox, another thread's.
-          mailbox.set(me, token);
-          boolean mine = engine.release(token, Outcome.SUCCESS, 1_000L);
-          long stolen = mailbox.getAndSet((me + 1) % THREADS, 0L);
-          boolean theirs = stolen > 0 && engine.release(stolen, Outcome.SUCCESS, 1_000L);
-          if (theirs && stolen == token && mine) {
-            doubleFrees.incrementAndGet();
-          }
-        } else {
+        }
+        if (n < held.length) {
           assertThat(Decisions.reason(token)).isEqualTo(Reason.INFLIGHT_LIMIT);
+        }
+        // ...then release each twice at once: ours, and the neighbour's thread releasing it from our mailbox while
+        // we release one of theirs. Each permit must be freed exactly once.
+        for (int k = 0; k < n; k++) {
+          shadow.decrementAndGet();
+          mailbox.set(me, held[k]);
+          if (engine.release(held[k], Outcome.SUCCESS, 1_000L)) {
+            releases.incrementAndGet();
+          }
+          long stolen = mailbox.getAndSet((me + 1) % THREADS, 0L);
+          if (stolen != 0 && engine.release(stolen, Outcome.SUCCESS, 1_000L)) {
+            releases.incrementAndGet();
+          }
         }
       }
     });
+    for (int i = 0; i < THREADS; i++) {
+      long left = mailbox.getAndSet(i, 0L);
+      if (left != 0 && engine.release(left, Outcome.SUCCESS, 1_000L)) {
+        releases.incrementAndGet();
+      }
+    }
     assertThat(maxSeen.get()).isBetween(1, 6);
-    assertThat(doubleFrees.get()).isZero();
+    assertThat(releases.get()).as("each permit freed exactly once").isEqualTo(acquisitions.get());
     assertThat(engine.stats().inflight()).isZero();
     assertThat(client.outstandingRequests()).isZero();
     // Capacity is intact: exactly 6 permits can be taken now.
@@ -132,7 +162,7 @@ class InflightStressTest {
   void leasesKeepTheHardCapAndAConcurrentDoubleReleaseEndsAnAcquisitionOnce() throws Exception {
     AdmissionEngine engine = AdmissionEngine.create(
         EngineConfig.builder().initialLimit(3).minLimit(3).maxLimit(3).defaultClientClass(100, 1, Tier.T0).build(),
-        new VirtualClock(0));
+        new VirtualClock(0)::read);
     ClientHandle client = engine.clients().register("stress");
     Lease[] leases = new Lease[THREADS];
     for (int i = 0; i < THREADS; i++) {
@@ -180,7 +210,7 @@ class InflightStressTest {
     AdmissionEngine engine = AdmissionEngine.create(
         EngineConfig.builder().initialLimit(4).minLimit(4).maxLimit(4).defaultClientClass(100, 1, Tier.T0)
             .queueCapacity(OpType.READ, 64).queueCapacity(OpType.WRITE, 64).build(),
-        clock);
+        clock::read);
     ClientHandle client = engine.clients().register("stress");
     int perThread = 20_000;
     AtomicIntegerArray answers = new AtomicIntegerArray(THREADS * perThread);

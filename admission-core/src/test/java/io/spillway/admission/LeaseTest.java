@@ -3,7 +3,7 @@ package io.spillway.admission;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.spillway.admission.sim.VirtualClock;
+import io.spillway.testkit.VirtualClock;
 import org.junit.jupiter.api.Test;
 
 /** The reusable-lease form of the fast path, in virtual time. */
@@ -15,7 +15,7 @@ class LeaseTest {
 
   private AdmissionEngine engine(int limit) {
     return AdmissionEngine.create(EngineConfig.builder().initialLimit(limit).minLimit(limit).maxLimit(limit)
-        .defaultClientClass(100, 1, Tier.T0).build(), clock);
+        .defaultClientClass(100, 1, Tier.T0).build(), clock::read);
   }
 
   @Test
@@ -118,7 +118,7 @@ class LeaseTest {
   @Test
   void aDryRunAdmitsIntoLeasesPastTheLimitAndCountsWhatItWouldShed() {
     AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder().initialLimit(1).minLimit(1).maxLimit(1)
-        .defaultClientClass(100, 1, Tier.T0).dryRun(true).build(), clock);
+        .defaultClientClass(100, 1, Tier.T0).dryRun(true).build(), clock::read);
     ClientHandle c = engine.clients().register("c");
     Lease first = engine.newLease();
     Lease second = engine.newLease();
@@ -139,7 +139,7 @@ class LeaseTest {
       engine.tryAcquire(lease, OpType.WRITE, Tier.T1, c, -1, clock.read());
       lease.release(Outcome.SUCCESS, 7 * MS);
     }
-    clock.advance(engine.config().tickPeriod().toNanos());
+    clock.advanceNanos(engine.config().tickPeriod().toNanos());
     engine.tick();
     assertThat(engine.stats().completions(OpType.WRITE, Outcome.SUCCESS)).isEqualTo(10);
   }

@@ -2,7 +2,7 @@ package io.spillway.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.spillway.admission.sim.VirtualClock;
+import io.spillway.testkit.VirtualClock;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LongSummaryStatistics;
@@ -35,7 +35,7 @@ class RetryAfterIsJitteredPerRejectionTest {
         .initialServiceTime(OpType.READ, Duration.ofMillis(100))
         .retryAfterMin(Duration.ofNanos(1)).retryAfterJitter(JITTER)
         .clientClass("capped", "capped", 0.5, 1, Tier.T0)
-        .defaultClientClass(100, 1, Tier.T1).build(), clock);
+        .defaultClientClass(100, 1, Tier.T1).build(), clock::read);
   }
 
   @Test

@@ -2,7 +2,7 @@ package io.spillway.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.spillway.admission.sim.VirtualClock;
+import io.spillway.testkit.VirtualClock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -24,7 +24,7 @@ class StaleLatencySignalTest {
         .latencyTarget(OpType.READ, Duration.ofMillis(10))
         .latencySignalScope(OpType.READ, OpSet.READS)
         .clientClass("infrastructure", "health-.*", 1.0, 64, Tier.T0)
-        .build(), clock);
+        .build(), clock::read);
     ClientHandle client = engine.clients().register("catalog-api");
 
     // Overload: every tick, 300 reads of 100 ms, five times the READ scope's shed target (2 × 10 ms), while the
@@ -41,7 +41,7 @@ class StaleLatencySignalTest {
       for (int i = 0; i < held.length; i++) {
         held[i] = engine.tryAcquire(OpType.READ, Tier.T0, holder, -1, clock.read());
       }
-      clock.advance(100 * MS);
+      clock.advanceNanos(100 * MS);
       engine.tick();
       for (long token : held) {
         engine.release(token, Outcome.SUCCESS, 100 * MS);
@@ -58,7 +58,7 @@ class StaleLatencySignalTest {
         admitted++;
         engine.release(token, Outcome.SUCCESS, MS);
       }
-      clock.advance(100 * MS);
+      clock.advanceNanos(100 * MS);
       engine.tick();
     }
     assertThat(readScopeRatio(engine)).as("READ scope ratio after the samples stopped").isLessThan(0.1);

@@ -1,5 +1,6 @@
 package io.spillway.codel;
 
+import io.spillway.durations.Durations;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -113,9 +114,9 @@ public final class CodelConfig {
 
   @Override
   public String toString() {
-    return "CodelConfig{target=" + DurationText.of(targetNanos) + ", interval=" + DurationText.of(intervalNanos)
+    return "CodelConfig{target=" + Durations.format(targetNanos) + ", interval=" + Durations.format(intervalNanos)
         + ", capacity=" + capacity + ", sloughFactor=" + sloughFactor
-        + ", queueTimeout=" + DurationText.of(queueTimeoutNanos) + "}";
+        + ", queueTimeout=" + Durations.format(queueTimeoutNanos) + "}";
   }
 
   /** Collects the settings; {@link #build()} validates them all, the cross-field rules included. */
@@ -134,7 +135,7 @@ public final class CodelConfig {
       return this;
     }
 
-    /** Window of the minimum-sojourn measurement; {@code 0 < interval <= 1 day}. Default 100 ms. */
+    /** Window of the minimum-sojourn measurement; {@code 0 < interval <= 24h}. Default 100 ms. */
     public Builder interval(Duration interval) {
       this.interval = Objects.requireNonNull(interval, "interval");
       return this;
@@ -152,7 +153,7 @@ public final class CodelConfig {
       return this;
     }
 
-    /** Hard sojourn cap; {@code target < queueTimeout <= 1 day}. Default 1 s. */
+    /** Hard sojourn cap; {@code target < queueTimeout <= 24h}. Default 1 s. */
     public Builder queueTimeout(Duration queueTimeout) {
       this.queueTimeout = Objects.requireNonNull(queueTimeout, "queueTimeout");
       return this;
@@ -164,12 +165,12 @@ public final class CodelConfig {
      * @throws IllegalArgumentException naming the parameter, its bound and the value received
      */
     public CodelConfig build() {
-      requireDuration("interval", interval, "> 0 and <= " + DurationText.of(MAX_DURATION.toNanos()),
+      requireDuration("interval", interval, "> 0 and <= " + Durations.format(MAX_DURATION.toNanos()),
           !interval.isNegative() && !interval.isZero() && interval.compareTo(MAX_DURATION) <= 0);
-      requireDuration("target", target, "> 0 and < interval (" + DurationText.of(interval.toNanos()) + ")",
+      requireDuration("target", target, "> 0 and < interval (" + Durations.format(interval.toNanos()) + ")",
           !target.isNegative() && !target.isZero() && target.compareTo(interval) < 0);
-      requireDuration("queueTimeout", queueTimeout, "> target (" + DurationText.of(target.toNanos()) + ") and <= "
-              + DurationText.of(MAX_DURATION.toNanos()),
+      requireDuration("queueTimeout", queueTimeout, "> target (" + Durations.format(target.toNanos()) + ") and <= "
+              + Durations.format(MAX_DURATION.toNanos()),
           queueTimeout.compareTo(target) > 0 && queueTimeout.compareTo(MAX_DURATION) <= 0);
       if (capacity < 1 || capacity > MAX_CAPACITY) {
         throw new IllegalArgumentException(
@@ -184,7 +185,7 @@ public final class CodelConfig {
 
     private static void requireDuration(String name, Duration value, String bound, boolean valid) {
       if (!valid) {
-        throw new IllegalArgumentException(name + " must be " + bound + ", was " + DurationText.of(value));
+        throw new IllegalArgumentException(name + " must be " + bound + ", was " + Durations.format(value));
       }
     }
   }

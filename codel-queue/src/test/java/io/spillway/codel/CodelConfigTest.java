@@ -41,8 +41,8 @@ class CodelConfigTest {
         invalid(b -> b.target(Duration.ofMillis(-3)), "target must be > 0 and < interval (100ms), was -3ms"),
         invalid(b -> b.target(Duration.ofMillis(100)), "target must be > 0 and < interval (100ms), was 100ms"),
         invalid(b -> b.interval(Duration.ofMillis(4)), "target must be > 0 and < interval (4ms), was 5ms"),
-        invalid(b -> b.interval(Duration.ZERO), "interval must be > 0 and <= 1d, was 0ms"),
-        invalid(b -> b.interval(Duration.ofHours(25)), "interval must be > 0 and <= 1d, was 25h"),
+        invalid(b -> b.interval(Duration.ZERO), "interval must be > 0 and <= 24h, was 0ms"),
+        invalid(b -> b.interval(Duration.ofHours(25)), "interval must be > 0 and <= 24h, was 25h"),
         invalid(b -> b.capacity(0), "capacity must be >= 1 and <= 1073741824, was 0"),
         invalid(b -> b.capacity(-5), "capacity must be >= 1 and <= 1073741824, was -5"),
         invalid(b -> b.capacity(Integer.MAX_VALUE), "capacity must be >= 1 and <= 1073741824, was 2147483647"),
@@ -50,12 +50,12 @@ class CodelConfigTest {
         invalid(b -> b.sloughFactor(Double.NaN), "sloughFactor must be >= 1.0 and <= 1000.0, was NaN"),
         invalid(b -> b.sloughFactor(Double.POSITIVE_INFINITY),
             "sloughFactor must be >= 1.0 and <= 1000.0, was Infinity"),
-        invalid(b -> b.queueTimeout(Duration.ofMillis(5)), "queueTimeout must be > target (5ms) and <= 1d, was 5ms"),
+        invalid(b -> b.queueTimeout(Duration.ofMillis(5)), "queueTimeout must be > target (5ms) and <= 24h, was 5ms"),
         invalid(b -> b.queueTimeout(Duration.ofNanos(1500)),
-            "queueTimeout must be > target (5ms) and <= 1d, was 1500ns"),
-        invalid(b -> b.queueTimeout(Duration.ofDays(2)), "queueTimeout must be > target (5ms) and <= 1d, was 2d"),
+            "queueTimeout must be > target (5ms) and <= 24h, was 1500ns"),
+        invalid(b -> b.queueTimeout(Duration.ofDays(2)), "queueTimeout must be > target (5ms) and <= 24h, was 48h"),
         invalid(b -> b.queueTimeout(Duration.ofSeconds(Long.MAX_VALUE)),
-            "queueTimeout must be > target (5ms) and <= 1d, was " + Long.MAX_VALUE + "s"));
+            "queueTimeout must be > target (5ms) and <= 24h, was " + Long.MAX_VALUE + "s"));
   }
 
   private static Arguments invalid(UnaryOperator<CodelConfig.Builder> change, String message) {

@@ -1,5 +1,6 @@
 package io.spillway.codel;
 
+import io.spillway.testkit.VirtualClock;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -145,10 +146,10 @@ class CodelQueueModelTest {
   }
 
   private static void checkAgainstModel(List<Op> ops, int initial) {
-    FakeTicker ticker = new FakeTicker(START);
+    VirtualClock ticker = new VirtualClock(START);
     List<String> outcomes = new ArrayList<>();
     MpscCodelQueue<String> queue =
-        new MpscCodelQueue<>(CONFIGS.get(initial), ticker, (e, r) -> outcomes.add(e + ":" + r));
+        new MpscCodelQueue<>(CONFIGS.get(initial), ticker::read, (e, r) -> outcomes.add(e + ":" + r));
     ReferenceCodelQueue model = new ReferenceCodelQueue(CONFIGS.get(initial), START);
     int next = 0;
     for (Op op : ops) {

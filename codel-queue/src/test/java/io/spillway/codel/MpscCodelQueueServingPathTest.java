@@ -1,5 +1,6 @@
 package io.spillway.codel;
 
+import io.spillway.testkit.VirtualClock;
 import static io.spillway.codel.RecordingDropHandler.drop;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,10 +20,10 @@ class MpscCodelQueueServingPathTest {
 
   private static final long START = 3_000_000_000L;
 
-  private final FakeTicker ticker = new FakeTicker(START);
+  private final VirtualClock ticker = new VirtualClock(START);
   private final RecordingDropHandler<String> drops = new RecordingDropHandler<>();
   private final MpscCodelQueue<String> queue =
-      new MpscCodelQueue<>(CodelConfig.builder().capacity(16).build(), ticker, drops);
+      new MpscCodelQueue<>(CodelConfig.builder().capacity(16).build(), ticker::read, drops);
 
   @Test
   void arrivalOrderHoldsAcrossEntriesAlreadyMovedToTheDequeAndNewOnes() {

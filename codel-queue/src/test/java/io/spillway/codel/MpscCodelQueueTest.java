@@ -1,5 +1,6 @@
 package io.spillway.codel;
 
+import io.spillway.testkit.VirtualClock;
 import static io.spillway.codel.RecordingDropHandler.drop;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -14,10 +15,10 @@ class MpscCodelQueueTest {
 
   private static final long START = 7_000_000_000L;
 
-  private final FakeTicker ticker = new FakeTicker(START);
+  private final VirtualClock ticker = new VirtualClock(START);
   private final RecordingDropHandler<String> drops = new RecordingDropHandler<>();
   private final MpscCodelQueue<String> queue =
-      new MpscCodelQueue<>(CodelConfig.builder().capacity(16).build(), ticker, drops);
+      new MpscCodelQueue<>(CodelConfig.builder().capacity(16).build(), ticker::read, drops);
 
   @Test
   void servesInArrivalOrderWhileHealthy() {
@@ -212,7 +213,7 @@ class MpscCodelQueueTest {
   @Test
   void aThrowingHandlerDoesNotStopTheConsumer() {
     List<String> seen = new ArrayList<>();
-    MpscCodelQueue<String> q = new MpscCodelQueue<>(CodelConfig.defaults(), ticker, (e, r) -> {
+    MpscCodelQueue<String> q = new MpscCodelQueue<>(CodelConfig.defaults(), ticker::read, (e, r) -> {
       seen.add(e);
       throw new IllegalStateException("handler bug");
     });

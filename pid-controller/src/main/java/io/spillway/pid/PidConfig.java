@@ -1,5 +1,6 @@
 package io.spillway.pid;
 
+import io.spillway.durations.Durations;
 import java.time.Duration;
 import java.util.Objects;
 

@@ -2,7 +2,7 @@ package io.spillway.pid;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.spillway.pid.sim.FakeTicker;
+import io.spillway.testkit.VirtualClock;
 import io.spillway.pid.sim.TextbookPid;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -16,8 +16,8 @@ class AntiWindupTest {
   private static final Duration TICK = Duration.ofMillis(50);
   private static final double TICK_SECONDS = 0.05;
 
-  private final FakeTicker ticker = new FakeTicker();
-  private final PidController pid = new PidController(PidConfig.defaults(), ticker);
+  private final VirtualClock ticker = new VirtualClock();
+  private final PidController pid = new PidController(PidConfig.defaults(), ticker::read);
   private final TextbookPid textbook = new TextbookPid(0.1, 1.4, 0, 0, 1, -1);
 
   /** Feeds the same overload to both controllers for {@code ticks} ticks. */
@@ -72,7 +72,7 @@ class AntiWindupTest {
   void integratesOnlyUntilTheOutputReachesTheLimit() {
     PidController direct =
         new PidController(
-            PidConfig.builder().kp(1).ki(10).action(Action.DIRECT).outputMin(-1).outputMax(1).build(), ticker);
+            PidConfig.builder().kp(1).ki(10).action(Action.DIRECT).outputMin(-1).outputMax(1).build(), ticker::read);
     direct.update(0.25, 0);
     for (int i = 0; i < 100; i++) {
       ticker.advance(TICK);

@@ -3,7 +3,7 @@ package io.spillway.pid;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.spillway.pid.sim.FakeTicker;
+import io.spillway.testkit.VirtualClock;
 import io.spillway.pid.sim.FirstOrderDeadTimePlant;
 import java.time.Duration;
 import java.util.function.UnaryOperator;
@@ -28,14 +28,14 @@ class BumplessRetuneTest {
           .outputMax(5)
           .build();
 
-  private final FakeTicker ticker = new FakeTicker();
+  private final VirtualClock ticker = new VirtualClock();
   private double lastMeasured;
   private final FirstOrderDeadTimePlant plant =
       new FirstOrderDeadTimePlant(2, Duration.ofSeconds(1), Duration.ofMillis(200), TICK);
 
   /** Runs a setpoint step for a few ticks, so error, integral and derivative are all non-zero. */
   private PidController midTransient() {
-    PidController pid = new PidController(MID_TRANSIENT, ticker);
+    PidController pid = new PidController(MID_TRANSIENT, ticker::read);
     for (int i = 0; i < 12; i++) {
       tick(pid);
     }
@@ -114,7 +114,7 @@ class BumplessRetuneTest {
   @Test
   void anIntegralLeftBeyondTheLimitsByARetuneIsNeverWoundFurther() {
     // Early in an overload most of the ratio is proportional; doubling kp needs a negative integral to hold it.
-    PidController pid = new PidController(PidConfig.defaults(), ticker);
+    PidController pid = new PidController(PidConfig.defaults(), ticker::read);
     pid.update(0, 0.7);
     ticker.advance(TICK);
     double before = pid.update(0, 0.7);
@@ -137,7 +137,7 @@ class BumplessRetuneTest {
 
   @Test
   void retuningBeforeTheFirstUpdateClampsTheRestingOutput() {
-    PidController pid = new PidController(PidConfig.defaults(), ticker);
+    PidController pid = new PidController(PidConfig.defaults(), ticker::read);
     pid.retune(PidConfig.builder().outputMin(0.25).outputMax(0.75).build());
     assertThat(pid.output()).isEqualTo(0.25);
     assertThat(pid.proportional()).isZero();

@@ -2,7 +2,7 @@ package io.spillway.pid;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.spillway.pid.sim.FakeTicker;
+import io.spillway.testkit.VirtualClock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -11,13 +11,13 @@ class DocExampleTest {
 
   @Test
   void rejectorExample() {
-    FakeTicker ticker = new FakeTicker();
+    VirtualClock ticker = new VirtualClock();
 
     // --- docs/pid-controller.md: example ---
     PidConfig config = PidConfig.builder()        // defaults: kp 0.1, ki 1.4/s, output [0, 1], REVERSE
         .maxDt(Duration.ofMillis(200))            // a stalled tick integrates at most 4 ticks' worth
         .build();
-    PidController rejector = new PidController(config, ticker);   // Ticker.system() in production
+    PidController rejector = new PidController(config, ticker::read);   // Ticker.system() in production
 
     double overload = (1200.0 - 700.0) / 700.0;   // (admitted − capacity) / capacity over the last tick
     double rejectionRatio = rejector.update(0.0, overload);        // every 50 ms, on the tick thread

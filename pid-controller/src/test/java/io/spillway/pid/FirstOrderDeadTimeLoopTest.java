@@ -2,7 +2,7 @@ package io.spillway.pid;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.spillway.pid.sim.FakeTicker;
+import io.spillway.testkit.VirtualClock;
 import io.spillway.pid.sim.FirstOrderDeadTimePlant;
 import io.spillway.pid.sim.Trace;
 import java.time.Duration;
@@ -19,8 +19,8 @@ class FirstOrderDeadTimeLoopTest {
   private static final int TICKS = 200; // 10 s
 
   private static double[] stepResponse(PidConfig config) {
-    FakeTicker ticker = new FakeTicker();
-    PidController pid = new PidController(config, ticker);
+    VirtualClock ticker = new VirtualClock();
+    PidController pid = new PidController(config, ticker::read);
     FirstOrderDeadTimePlant plant =
         new FirstOrderDeadTimePlant(2, Duration.ofSeconds(1), Duration.ofMillis(200), TICK);
     double[] y = new double[TICKS];

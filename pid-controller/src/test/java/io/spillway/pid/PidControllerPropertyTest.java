@@ -2,7 +2,7 @@ package io.spillway.pid;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.spillway.pid.sim.FakeTicker;
+import io.spillway.testkit.VirtualClock;
 import io.spillway.pid.sim.TextbookPid;
 import java.time.Duration;
 import java.util.List;
@@ -21,8 +21,8 @@ class PidControllerPropertyTest {
   @Property(tries = 400)
   void outputStaysFiniteAndWithinTheLimits(
       @ForAll("anyConfig") PidConfig config, @ForAll("samples") List<Sample> samples) {
-    FakeTicker ticker = new FakeTicker();
-    PidController pid = new PidController(config, ticker);
+    VirtualClock ticker = new VirtualClock();
+    PidController pid = new PidController(config, ticker::read);
     boolean primed = false;
     boolean retuned = false;
     long expectedSkips = 0;
@@ -73,8 +73,8 @@ class PidControllerPropertyTest {
             .outputMax(1e12)
             .maxDt(Duration.ofHours(1))
             .build();
-    FakeTicker ticker = new FakeTicker();
-    PidController pid = new PidController(config, ticker);
+    VirtualClock ticker = new VirtualClock();
+    PidController pid = new PidController(config, ticker::read);
     TextbookPid reference =
         new TextbookPid(gains[0], gains[1], gains[2], -1e12, 1e12, action == Action.DIRECT ? 1 : -1);
     for (Sample s : samples) {

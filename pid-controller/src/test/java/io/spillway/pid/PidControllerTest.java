@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 import static org.assertj.core.api.Assertions.within;
 
-import io.spillway.pid.sim.FakeTicker;
+import io.spillway.testkit.VirtualClock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 class PidControllerTest {
 
   private static final double EPS = 1e-12;
-  private final FakeTicker ticker = new FakeTicker(123_456_789L);
+  private final VirtualClock ticker = new VirtualClock(123_456_789L);
 
   private static PidConfig.Builder wide() {
     return PidConfig.builder().action(Action.DIRECT).outputMin(-100).outputMax(100);
@@ -19,7 +19,7 @@ class PidControllerTest {
 
   @Test
   void firstUpdateSetsOnlyTheProportionalTerm() {
-    PidController pid = new PidController(wide().kp(2).ki(5).kd(3).build(), ticker);
+    PidController pid = new PidController(wide().kp(2).ki(5).kd(3).build(), ticker::read);
 
     double out = pid.update(1.0, 0.25);
 
@@ -32,7 +32,7 @@ class PidControllerTest {
 
   @Test
   void integratesOverIrregularIntervals() {
-    PidController pid = new PidController(wide().kp(0).ki(2).build(), ticker);
+    PidController pid = new PidController(wide().kp(0).ki(2).build(), ticker::read);
     pid.update(1.0, 0.5); // primes; error 0.5
     long[] intervalsMillis = {10, 300, 1, 90, 7};
     double expected = 0;
@@ -47,7 +47,7 @@ class PidControllerTest {
 
   @Test
   void zeroAndNegativeIntervalsAreSkippedAndCounted() {
-    PidController pid = new PidController(wide().kp(0).ki(1).build(), ticker);
+    PidController pid = new PidController(wide().kp(0).ki(1).build(), ticker::read);
     pid.update(2, 0);
     ticker.advance(Duration.ofMillis(100));
     double before = pid.update(2, 0);
@@ -65,7 +65,7 @@ class PidControllerTest {
 
   @Test
   void aGapLongerThanMaxDtCountsAsMaxDt() {
-    PidController pid = new PidController(wide().kp(0).ki(1).maxDt(Duration.ofMillis(200)).build(), ticker);
+    PidController pid = new PidController(wide().kp(0).ki(1).maxDt(Duration.ofMillis(200)).build(), ticker::read);
     pid.update(1, 0);
     ticker.advance(Duration.ofSeconds(30));
     pid.update(1, 0);
@@ -74,7 +74,7 @@ class PidControllerTest {
 
   @Test
   void nonFiniteInputsAreSkippedAndDoNotPoisonTheState() {
-    PidController pid = new PidController(wide().kp(1).ki(1).kd(0.1).build(), ticker);
+    PidController pid = new PidController(wide().kp(1).ki(1).kd(0.1).build(), ticker::read);
     pid.update(1, 0);
     ticker.advance(Duration.ofMillis(100));
     double before = pid.update(1, 0);
@@ -100,8 +100,8 @@ class PidControllerTest {
 
   @Test
   void actionSetsTheSignOfTheError() {
-    PidController direct = new PidController(wide().kp(1).ki(0).action(Action.DIRECT).build(), ticker);
-    PidController reverse = new PidController(wide().kp(1).ki(0).action(Action.REVERSE).build(), ticker);
+    PidController direct = new PidController(wide().kp(1).ki(0).action(Action.DIRECT).build(), ticker::read);
+    PidController reverse = new PidController(wide().kp(1).ki(0).action(Action.REVERSE).build(), ticker::read);
 
     assertThat(direct.update(1, 0.25)).as("measurement below setpoint raises a DIRECT output").isEqualTo(0.75);
     assertThat(reverse.update(0, 0.25)).as("measurement above setpoint raises a REVERSE output").isEqualTo(0.25);
@@ -112,7 +112,7 @@ class PidControllerTest {
   @Test
   void outputIsClampedToTheLimits() {
     PidController pid =
-        new PidController(PidConfig.builder().kp(1).ki(0).outputMin(-0.5).outputMax(0.5).build(), ticker);
+        new PidController(PidConfig.builder().kp(1).ki(0).outputMin(-0.5).outputMax(0.5).build(), ticker::read);
     assertThat(pid.update(0, 3)).isEqualTo(0.5);
     assertThat(pid.proportional()).isEqualTo(3);
     ticker.advance(Duration.ofMillis(10));
@@ -121,7 +121,7 @@ class PidControllerTest {
 
   @Test
   void derivativeActsOnTheMeasurementSoASetpointStepCausesNoKick() {
-    PidController pid = new PidController(wide().kp(1).ki(0).kd(1).build(), ticker);
+    PidController pid = new PidController(wide().kp(1).ki(0).kd(1).build(), ticker::read);
     pid.update(0, 0);
     ticker.advance(Duration.ofMillis(100));
     pid.update(0, 0);
@@ -140,7 +140,7 @@ class PidControllerTest {
   void derivativeFilterIsAFirstOrderLowPass() {
     // Tf = dt: each update moves the filtered rate halfway to the raw rate.
     PidController pid =
-        new PidController(wide().kp(0).ki(0).kd(2).derivativeFilter(Duration.ofMillis(100)).build(), ticker);
+        new PidController(wide().kp(0).ki(0).kd(2).derivativeFilter(Duration.ofMillis(100)).build(), ticker::read);
     double measurement = 0;
     pid.update(0, measurement);
     double expectedFraction = 0;
@@ -156,7 +156,7 @@ class PidControllerTest {
   @Test
   void outputIsTheClampedSumOfTheTerms() {
     PidController pid =
-        new PidController(wide().kp(0.7).ki(1.3).kd(0.2).derivativeFilter(Duration.ofMillis(30)).build(), ticker);
+        new PidController(wide().kp(0.7).ki(1.3).kd(0.2).derivativeFilter(Duration.ofMillis(30)).build(), ticker::read);
     double[] measurements = {0.0, 0.3, 0.9, 0.4, -0.2, 0.1};
     for (double y : measurements) {
       ticker.advance(Duration.ofMillis(40));
@@ -168,7 +168,7 @@ class PidControllerTest {
 
   @Test
   void resetForgetsTheStateButKeepsTheSkipCount() {
-    PidController pid = new PidController(wide().kp(1).ki(1).kd(1).build(), ticker);
+    PidController pid = new PidController(wide().kp(1).ki(1).kd(1).build(), ticker::read);
     pid.update(1, 0);
     ticker.advance(Duration.ofSeconds(1));
     pid.update(1, 0.5);
@@ -187,7 +187,7 @@ class PidControllerTest {
   @Test
   void startsAtZeroClampedIntoTheLimits() {
     PidController pid =
-        new PidController(PidConfig.builder().outputMin(0.2).outputMax(0.9).build(), ticker);
+        new PidController(PidConfig.builder().outputMin(0.2).outputMax(0.9).build(), ticker::read);
     assertThat(pid.output()).isEqualTo(0.2);
     assertThat(pid.integral()).isEqualTo(0.2);
     assertThat(pid.config()).isEqualTo(PidConfig.builder().outputMin(0.2).outputMax(0.9).build());
@@ -196,13 +196,13 @@ class PidControllerTest {
   @Test
   void refusesNullArguments() {
     assertThatNullPointerException()
-        .isThrownBy(() -> new PidController(null, ticker))
+        .isThrownBy(() -> new PidController(null, ticker::read))
         .withMessageContaining("config");
     assertThatNullPointerException()
         .isThrownBy(() -> new PidController(PidConfig.defaults(), null))
         .withMessageContaining("ticker");
     assertThatNullPointerException()
-        .isThrownBy(() -> new PidController(PidConfig.defaults(), ticker).retune(null))
+        .isThrownBy(() -> new PidController(PidConfig.defaults(), ticker::read).retune(null))
         .withMessageContaining("config");
   }
 }

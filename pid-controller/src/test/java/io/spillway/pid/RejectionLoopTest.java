@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.spillway.pid.sim.AdmittedRatePlant;
 import io.spillway.pid.sim.CinnamonQueuePlant;
-import io.spillway.pid.sim.FakeTicker;
+import io.spillway.testkit.VirtualClock;
 import io.spillway.pid.sim.OverloadPlant;
 import io.spillway.pid.sim.RejectionLoop;
 import io.spillway.pid.sim.Trace;
@@ -43,8 +43,8 @@ class RejectionLoopTest {
   }
 
   private static double[] run(OverloadPlant plant, Duration tick, int ticks) {
-    FakeTicker ticker = new FakeTicker();
-    return new RejectionLoop(new PidController(PidConfig.defaults(), ticker), ticker, tick).run(plant, ticks);
+    VirtualClock ticker = new VirtualClock();
+    return new RejectionLoop(new PidController(PidConfig.defaults(), ticker::read), ticker, tick).run(plant, ticks);
   }
 
   @ParameterizedTest(name = "{0}x overload, {1}")
@@ -93,8 +93,8 @@ class RejectionLoopTest {
 
   @Test
   void releasesTheRatioWhenTheOverloadEnds() {
-    FakeTicker ticker = new FakeTicker();
-    PidController pid = new PidController(PidConfig.defaults(), ticker);
+    VirtualClock ticker = new VirtualClock();
+    PidController pid = new PidController(PidConfig.defaults(), ticker::read);
     RejectionLoop loop = new RejectionLoop(pid, ticker, TICK);
     CinnamonQueuePlant plant = new CinnamonQueuePlant(6 * CAPACITY, CAPACITY, INFLIGHT_LIMIT, INFLIGHT_LIMIT, TICK);
     loop.run(plant, 200);

@@ -218,12 +218,25 @@ public final class DemoCluster implements AutoCloseable {
     }
   }
 
-  /** Stops all nodes, followers first and the node leading the most partitions last. */
+  /**
+   * Stops all nodes without a replica ever being asked to serve Raft traffic while it closes (Ratis logs that as an
+   * error, {@code ServerNotReadyException}): elections pause on every node, then each partition's leader replica
+   * closes before its followers, so no leader is left sending heartbeats to a closing follower and no follower
+   * becomes a candidate asking a closing peer for votes; only then do the nodes, by now without partitions, stop.
+   */
   @Override
   public synchronized void close() {
-    final List<StorageNode> order = new ArrayList<>(running.values());
-    order.sort(Comparator.comparingInt(n -> n.raft().leaderships()));
-    for (StorageNode n : order) {
+    final List<StorageNode> nodes = new ArrayList<>(running.values());
+    nodes.forEach(n -> n.raft().pauseElections());
+    final int partitions = configs.values().iterator().next().partitions();
+    for (int p = 0; p < partitions; p++) {
+      final int partition = p;
+      final List<StorageNode> leadersFirst = new ArrayList<>(nodes);
+      leadersFirst.sort(Comparator.comparing(n -> !n.raft().division(partition)
+          .map(d -> d.getInfo().isLeader()).orElse(false)));
+      leadersFirst.forEach(n -> n.raft().closePartition(partition));
+    }
+    for (StorageNode n : nodes) {
       stopNode(n.config().nodeId());
     }
   }

@@ -38,7 +38,7 @@ import java.util.stream.Stream;
  * temporary data dir, with the demo's embedded engine config ({@code spillway-demo.yaml} over admission-core's
  * embedded default; or {@code --config}) and a fixed, CPU-free storage cost per op ({@link StorageCost}: capacity =
  * storage threads / cost, ~286 ops/s for the cluster by default), and drives it into overload with the built-in
- * open-loop load generator. Six clients, one per tier, offer a fixed tier mix (DESIGN.md's: t0 2 %, t1 10 %,
+ * open-loop load generator. Six clients, one per tier, offer a fixed tier mix (t0 2 %, t1 10 %,
  * t2 18 %, t3 20 %, t4 25 %, t5 25 %) at ~3x that capacity, ramped up over a few seconds, their reads spread over
  * every node and each flow split over connections of at most {@link #MAX_RATE_PER_CONNECTION} requests/s. The
  * generator prints a per-tier table every second (and, with {@code --engine-trace}, each node's engine state); at

@@ -50,22 +50,20 @@ final class ClassKeys {
     values.at(DEFAULT, () -> builder.defaultClientClass(
         values.has(DEFAULT + ".share") ? values.get(DEFAULT + ".share", Double.class) : fallback.share(),
         values.has(DEFAULT + ".floor")
-            ? toInt("default", values.get(DEFAULT + ".floor", Long.class)) : fallback.floor(),
+            ? toInt(values, DEFAULT + ".floor") : fallback.floor(),
         values.has(DEFAULT + ".max-tier") ? values.get(DEFAULT + ".max-tier", Tier.class) : fallback.highestTier()));
     for (String name : values.names(CLASSES)) {
       String at = CLASSES + "." + name;
       boolean complete = true;
       for (String part : new String[] {"pattern", "share", "floor", "max-tier"}) {
         if (!values.has(at + "." + part)) {
-          values.at(at + "." + part, () -> {
-            throw new IllegalArgumentException("required: every client class sets pattern, share, floor and max-tier");
-          });
+          values.problem(at + "." + part, "required: every client class sets pattern, share, floor and max-tier");
           complete = false;
         }
       }
       if (complete) {
         values.at(at, () -> builder.clientClass(name, values.get(at + ".pattern", String.class),
-            values.get(at + ".share", Double.class), toInt(name, values.get(at + ".floor", Long.class)),
+            values.get(at + ".share", Double.class), toInt(values, at + ".floor"),
             values.get(at + ".max-tier", Tier.class)));
       }
     }
@@ -97,10 +95,12 @@ final class ClassKeys {
     return Optional.empty();
   }
 
-  private static int toInt(String className, long value) {
+  /** The floor as an int; out of range, a problem at its key and a stand-in that the builder accepts. */
+  private static int toInt(ConfigValues values, String path) {
+    long value = values.get(path, Long.class);
     if (value < 1 || value > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("clientClass[" + className + "].floor must be >= 1 and <= "
-          + Integer.MAX_VALUE + ", was " + value);
+      values.problem(path, "must be >= 1 and <= " + Integer.MAX_VALUE + ", was " + value);
+      return 1;
     }
     return (int) value;
   }

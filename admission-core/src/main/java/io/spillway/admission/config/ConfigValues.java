@@ -1,5 +1,7 @@
 package io.spillway.admission.config;
 
+import io.spillway.admission.ConfigViolation;
+import io.spillway.admission.InvalidEngineConfigException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -14,7 +16,7 @@ import java.util.function.Supplier;
 /**
  * The typed values of a checked config document, by concrete key path, and the place to feed them to a builder:
  * {@link #apply} hands a value to a builder setter, and a builder error becomes a problem that names the key path
- * and the line the value came from (see {@link BuilderMessages}).
+ * and the line the value came from: each {@link ConfigViolation} of the builder is reported at its field's key.
  */
 public final class ConfigValues {
 
@@ -70,9 +72,18 @@ public final class ConfigValues {
   public void at(String path, Runnable step) {
     try {
       step.run();
+    } catch (InvalidEngineConfigException e) {
+      for (ConfigViolation v : e.violations()) {
+        problems.add(problem(v));
+      }
     } catch (IllegalArgumentException e) {
-      problems.add(BuilderMessages.problem(e.getMessage(), path, keyOfField, this::origin));
+      problems.add(new ConfigProblem(path, String.valueOf(e.getMessage()), origin(path)));
     }
+  }
+
+  /** Records a problem the binding found itself at {@code path}. */
+  void problem(String path, String detail) {
+    problems.add(new ConfigProblem(path, detail, origin(path)));
   }
 
   /**
@@ -86,10 +97,31 @@ public final class ConfigValues {
     }
     try {
       return build.get();
+    } catch (InvalidEngineConfigException e) {
+      for (ConfigViolation v : e.violations()) {
+        problems.add(problem(v));
+      }
+      return null;
     } catch (IllegalArgumentException e) {
-      problems.add(BuilderMessages.problem(e.getMessage(), "", keyOfField, this::origin));
+      problems.add(new ConfigProblem("", String.valueOf(e.getMessage()), ""));
       return null;
     }
+  }
+
+  /**
+   * A builder violation in the file's words: at the key of its field, and naming each other field it mentions by
+   * that field's key, shortened to the last segment when the two keys are siblings ({@code interval} beside
+   * {@code queues.read.target}, {@code pid.tick} beside {@code tuner.period}).
+   */
+  private ConfigProblem problem(ConfigViolation v) {
+    String path = keyOfField.apply(v.field()).orElse(v.field());
+    String parent = path.contains(".") ? path.substring(0, path.lastIndexOf('.') + 1) : "";
+    String text = v.text(field -> {
+      String other = keyOfField.apply(field).orElse(field);
+      boolean sibling = other.startsWith(parent) && other.indexOf('.', parent.length()) < 0;
+      return sibling ? other.substring(parent.length()) : other;
+    });
+    return new ConfigProblem(path, text, origin(path));
   }
 
   /** Where the value at the path, or the first value under it, was written. */

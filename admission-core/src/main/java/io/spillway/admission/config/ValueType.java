@@ -1,5 +1,6 @@
 package io.spillway.admission.config;
 
+import io.spillway.durations.Durations;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -16,7 +16,7 @@ package io.spillway.admission.control;
  * <p>Single-threaded: owned by the control thread. Allocation-free after construction.
  */
 public final class CovarianceWindow {
-  /** The window length used by the limit tuner (DESIGN §3.3: "over ~50 intervals"). */
+  /** The window length used by the limit tuner (docs/admission-control-loops.md#vegaslimittuner). */
   public static final int DEFAULT_INTERVALS = 50;
 
   private final double[] xs;

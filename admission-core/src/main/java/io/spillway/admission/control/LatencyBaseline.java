@@ -4,7 +4,7 @@ import org.HdrHistogram.Histogram;
 
 /**
  * The learned no-load latency of one op type: the p90 of the work the node served at low inflight, at its lowest
- * over a sliding window of {@code windowSeconds} (DESIGN §3.3: the target is learned, not configured).
+ * over a sliding window of {@code windowSeconds} (docs/control-under-contention.md#latency-targets-are-learned).
  *
  * <p>Sources: Envoy's adaptive concurrency filter learns its baseline (minRTT) from the requests served while the
  * concurrency is pinned low ({@code min_concurrency}, {@code request_count} samples), so the baseline is a no-load

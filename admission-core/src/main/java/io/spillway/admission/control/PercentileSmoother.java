@@ -12,7 +12,7 @@ package io.spillway.admission.control;
  * <p>Pooling, exactly: an interval with {@code samples <= 0} is ignored. Otherwise its value joins a pool, weighted
  * by its sample count. While the pool holds fewer than {@code minSamples} samples, {@link #update} returns the
  * previous smoothed value unchanged — unless the pool already spans {@code maxPoolIntervals} intervals with samples
- * (the time bound of the window: DESIGN §3.3's 2–30 s, at least 250 samples, whichever comes first at low rates, so
+ * (the time bound of the window: Cinnamon's 2–30 s, at least 250 samples, whichever comes first at low rates, so
  * that a thin stream, e.g. only never-shed T0 traffic, still refreshes the value instead of leaving a stale one in
  * place for tens of seconds). Once it holds {@code minSamples} or more (or spans the maximum), the pooled value — the
  * sample-weighted mean of the pooled percentiles, an approximation of the pooled percentile that is exact when one

@@ -4,7 +4,7 @@ package io.spillway.admission.control;
  * Retry-after hint: a base (e.g. the expected drain time computed from controller state) jittered per rejection and
  * bounded, so rejected clients do not come back in lock-step.
  *
- * <p>Sources: Facebook, "Fail at Scale" (ACM Queue, 2015) and DESIGN §1: identical retry delays synchronise
+ * <p>Sources: Facebook, "Fail at Scale" (ACM Queue, 2015): identical retry delays synchronise
  * retries into repeated overload cycles; AWS Architecture Blog, "Exponential Backoff and Jitter" (M. Brooker, 2015):
  * randomised delays spread the returning load. The client still owns its backoff; this hint is the server's view.
  *

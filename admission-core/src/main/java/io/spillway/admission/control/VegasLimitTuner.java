@@ -1,7 +1,8 @@
 package io.spillway.admission.control;
 
 /**
- * A modified TCP-Vegas inflight-limit tuner (Uber Cinnamon auto-tuner) with the covariance guard of DESIGN §3.3.
+ * A modified TCP-Vegas inflight-limit tuner (Uber Cinnamon auto-tuner) with a covariance guard against target drift
+ * (docs/admission-control-loops.md#vegaslimittuner).
  *
  * <p>Sources: L. Brakmo, L. Peterson, "TCP Vegas: End to End Congestion Avoidance on a Global Internet", IEEE JSAC
  * 13(8), 1995 (queue estimate {@code limit × (1 − rttNoLoad/rtt)} kept between alpha and beta); Netflix

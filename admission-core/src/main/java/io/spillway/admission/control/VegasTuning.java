@@ -78,7 +78,7 @@ public final class VegasTuning {
     return utilisationFraction;
   }
 
-  /** Intervals in the (inflight, throughput) covariance window (default 50, DESIGN §3.3). */
+  /** Intervals in the (inflight, throughput) covariance window (default 50; docs/admission-control-loops.md). */
   public int guardIntervals() {
     return guardIntervals;
   }

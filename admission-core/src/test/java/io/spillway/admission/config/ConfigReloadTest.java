@@ -13,7 +13,7 @@ import io.spillway.admission.Tier;
 import io.spillway.admission.event.AdmissionListener;
 import io.spillway.admission.event.AdmissionListeners;
 import io.spillway.admission.event.ReloadEvent;
-import io.spillway.admission.sim.VirtualClock;
+import io.spillway.testkit.VirtualClock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,7 +49,7 @@ class ConfigReloadTest {
   @Test
   void aValidNewFileChangesBehaviour() throws IOException {
     Path file = write(BASE);
-    AdmissionEngine engine = AdmissionEngine.create(SpillwayConfig.load(file), clock);
+    AdmissionEngine engine = AdmissionEngine.create(SpillwayConfig.load(file), clock::read);
     ClientHandle client = engine.clients().register("web-1");
     for (int i = 0; i < 4; i++) {
       assertThat(Decisions.isAdmitted(engine.tryAcquire(OpType.READ, Tier.T1, client))).isTrue();
@@ -74,7 +74,7 @@ class ConfigReloadTest {
   @Test
   void anInvalidFileChangesNothingAndIsCounted() throws IOException {
     Path file = write(BASE);
-    AdmissionEngine engine = AdmissionEngine.create(SpillwayConfig.load(file), clock);
+    AdmissionEngine engine = AdmissionEngine.create(SpillwayConfig.load(file), clock::read);
     EngineConfig running = engine.config();
     ConfigWatcher<EngineConfig> watcher = watcher(file, engine);
 
@@ -104,7 +104,7 @@ class ConfigReloadTest {
   @Test
   void anUnchangedFileIsNotReapplied() throws IOException {
     Path file = write(BASE);
-    AdmissionEngine engine = AdmissionEngine.create(SpillwayConfig.load(file), clock);
+    AdmissionEngine engine = AdmissionEngine.create(SpillwayConfig.load(file), clock::read);
     ConfigWatcher<EngineConfig> watcher = watcher(file, engine);
     write(BASE + "# only a comment changed\n");
     assertThat(watcher.reloadNow().status()).isEqualTo(ReloadResult.Status.UNCHANGED);
@@ -115,7 +115,7 @@ class ConfigReloadTest {
   @Test
   void aConfigTheEngineRefusesIsRejected() throws IOException {
     Path file = write(BASE);
-    AdmissionEngine engine = AdmissionEngine.create(SpillwayConfig.load(file), clock);
+    AdmissionEngine engine = AdmissionEngine.create(SpillwayConfig.load(file), clock::read);
     EngineConfig running = engine.config();
     ConfigWatcher<EngineConfig> watcher = watcher(file, engine);
     write("limit:\n  initial: 4\n  min: 4\n  max: 1000000\n"); // beyond the permit table sized at start
@@ -128,7 +128,7 @@ class ConfigReloadTest {
   @Test
   void reloadsReachListenersAsEvents() throws IOException {
     Path file = write(BASE);
-    AdmissionEngine engine = AdmissionEngine.create(SpillwayConfig.load(file), clock);
+    AdmissionEngine engine = AdmissionEngine.create(SpillwayConfig.load(file), clock::read);
     AdmissionListeners listeners = new AdmissionListeners();
     List<ReloadEvent> events = new ArrayList<>();
     listeners.add(new AdmissionListener() {
@@ -156,7 +156,7 @@ class ConfigReloadTest {
         "  classes:",
         "    batch: {pattern: 'batch-.*', share: 0.5, floor: 2, max-tier: t3}",
         ""), "spillway.yaml");
-    AdmissionEngine engine = AdmissionEngine.create(config, clock);
+    AdmissionEngine engine = AdmissionEngine.create(config, clock::read);
     ClientHandle batch = engine.clients().register("batch-7");
     ClientHandle other = engine.clients().register("unknown-service");
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.spillway.admission.AdmissionEngine;
 import io.spillway.admission.EngineConfig;
-import io.spillway.admission.sim.VirtualClock;
+import io.spillway.testkit.VirtualClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,7 +24,7 @@ class ConfigWatcherThreadTest {
   void theWatcherThreadAppliesAnEditedFileAndStopsOnClose() throws Exception {
     Path file = dir.resolve("spillway.yaml");
     Files.writeString(file, ConfigReloadTest.BASE);
-    AdmissionEngine engine = AdmissionEngine.create(SpillwayConfig.load(file), new VirtualClock(0));
+    AdmissionEngine engine = AdmissionEngine.create(SpillwayConfig.load(file), new VirtualClock(0)::read);
     BlockingQueue<ReloadResult> results = new LinkedBlockingQueue<>();
     ConfigWatcher<EngineConfig> watcher = new ConfigWatcher<>(file, SpillwayConfig.loader(), engine.config(),
         engine::reconfigure, results::add, Duration.ofMillis(20), Duration.ofMillis(20));

@@ -3,6 +3,7 @@ package io.spillway.admission.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -28,7 +29,7 @@ class InvalidConfigMessagesTest {
       pid:\\n  ki: -1                                         | pid.ki: must be >= 0.0 and <= 100.0, was -1.0
       pid:\\n  kp: lots                                       | pid.kp: expected a number, was "lots"
       pid:\\n  tick: 0ms                                      | pid.tick: must be > 0, was 0ms
-      pid:\\n  tick: 1m                                       | pid.tick: must be >= 1ms and <= 10s, was 60s
+      pid:\\n  tick: 1m                                       | pid.tick: must be >= 1ms and <= 10s, was 1m
       tuner:\\n  period: 50ms                                 | tuner.period: must be >= pid.tick (100ms) and <= 100 × pid.tick, was 50ms
       pid:\\n  max-rejection-ratio: 0                         | pid.max-rejection-ratio: must be > 0.0 and <= 1.0, was 0.0
       tiers:\\n  never-shed: [t1]                             | tiers.never-shed: must be a prefix T0..Tk (tiers are shed strictly from T5 down), was [T1]
@@ -53,5 +54,33 @@ class InvalidConfigMessagesTest {
     Throwable thrown = catchThrowable(() -> SpillwayConfig.parse(yaml.replace("\\n", "\n"), "spillway.yaml"));
     assertThat(thrown).isInstanceOf(ConfigException.class);
     assertThat(((ConfigException) thrown).problems()).extracting(ConfigProblem::message).containsExactly(message);
+  }
+
+  @Test
+  void everyRangeProblemInAFileIsReportedAtOnce() {
+    String yaml = """
+        limit:
+          min: 0
+        queues:
+          read:
+            target: 200ms
+        pid:
+          max-rejection-ratio: 1.5
+        """;
+    Throwable thrown = catchThrowable(() -> SpillwayConfig.parse(yaml, "spillway.yaml"));
+    assertThat(((ConfigException) thrown).problems()).extracting(ConfigProblem::message).containsExactly(
+        "limit.min: must be >= 1, was 0",
+        "queues.read.target: must be > 0 and < interval (100ms), was 200ms",
+        "pid.max-rejection-ratio: must be > 0.0 and <= 1.0, was 1.5");
+    assertThat(((ConfigException) thrown).problems()).extracting(ConfigProblem::origin)
+        .containsExactly("spillway.yaml:2", "spillway.yaml:5", "spillway.yaml:7");
+  }
+
+  @Test
+  void aValueJudgedAgainstAnInvalidOneIsNotReportedToo() {
+    // limit.initial (64) is valid only against a valid limit.max: one problem, not two.
+    Throwable thrown = catchThrowable(() -> SpillwayConfig.parse("limit:\n  max: 2\n", "spillway.yaml"));
+    assertThat(((ConfigException) thrown).problems()).extracting(ConfigProblem::message)
+        .containsExactly("limit.max: must be >= 4 and <= 1048576, was 2");
   }
 }

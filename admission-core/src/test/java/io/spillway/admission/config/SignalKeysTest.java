@@ -9,7 +9,7 @@ import io.spillway.admission.EngineStats;
 import io.spillway.admission.OpSet;
 import io.spillway.admission.OpType;
 import io.spillway.admission.SignalScope;
-import io.spillway.admission.sim.VirtualClock;
+import io.spillway.testkit.VirtualClock;
 import org.junit.jupiter.api.Test;
 
 /** The built-in signals' targets and scopes come from the file, through the builder, into the engine. */
@@ -34,7 +34,7 @@ class SignalKeysTest {
         """, "spillway.yaml");
     assertThat(config.errorRateScope()).isEqualTo(OpSet.WRITES);
     assertThat(config.latencySignalScope(OpType.WRITE)).as("default: the whole node").isEqualTo(OpSet.ALL);
-    AdmissionEngine engine = AdmissionEngine.create(config, new VirtualClock(0));
+    AdmissionEngine engine = AdmissionEngine.create(config, new VirtualClock(0)::read);
     engine.tick();
     assertThat(signal(engine, "errors.rate").scope()).isEqualTo(SignalScope.of(OpSet.WRITES));
     assertThat(signal(engine, "errors.rate").target()).isEqualTo(0.02);

@@ -19,7 +19,7 @@ import io.spillway.admission.Tier;
 import io.spillway.admission.event.AdmissionListener;
 import io.spillway.admission.event.AdmissionListeners;
 import io.spillway.admission.event.AdmitEvent;
-import io.spillway.admission.sim.VirtualClock;
+import io.spillway.testkit.VirtualClock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -41,7 +41,7 @@ class SpillwayMetricsTest {
   void scriptedScenario() {
     EngineConfig config = EngineConfig.builder().initialLimit(4).minLimit(4).maxLimit(16)
         .clientClass("noisy", "noisy-.*", 0.25, 1, Tier.T3).build();
-    engine = AdmissionEngine.create(config, clock);
+    engine = AdmissionEngine.create(config, clock::read);
     web = engine.clients().register("web-1");
     noisy = engine.clients().register("noisy-1");
 
@@ -56,7 +56,7 @@ class SpillwayMetricsTest {
     assertThat(Decisions.isAdmitted(noisyToken)).isTrue();
     long noisyAgain = engine.tryAcquire(OpType.WRITE, Tier.T0, noisy);    // over its cap of 1: CLIENT_LIMIT
     assertThat(Decisions.reason(noisyAgain)).isEqualTo(Reason.CLIENT_LIMIT);
-    clock.advance(TimeUnit.MILLISECONDS.toNanos(100));
+    clock.advanceNanos(TimeUnit.MILLISECONDS.toNanos(100));
     engine.tick();
   }
 
@@ -128,7 +128,7 @@ class SpillwayMetricsTest {
     engine.release(webTokens.get(2), Outcome.SUCCESS, 4_000_000);
     assertThat(counter(MeterNames.COMPLETIONS_BY_OP, "op", "read", "outcome", "success"))
         .as("successes are counted when the control loop samples them").isEqualTo(1);
-    clock.advance(TimeUnit.MILLISECONDS.toNanos(100));
+    clock.advanceNanos(TimeUnit.MILLISECONDS.toNanos(100));
     engine.tick();
     assertThat(counter(MeterNames.COMPLETIONS_BY_OP, "op", "read", "outcome", "success")).isEqualTo(2);
     assertThat(engine.stats().intervalCount(OpType.READ)).isEqualTo(1);
@@ -144,7 +144,7 @@ class SpillwayMetricsTest {
       assertThat(v.name()).isEqualTo("lag");
       assertThat(v.value()).as("not read before its first tick").isNaN();
     });
-    clock.advance(TimeUnit.MILLISECONDS.toNanos(100));
+    clock.advanceNanos(TimeUnit.MILLISECONDS.toNanos(100));
     engine.tick();
     new SpillwayMetrics(engine).bindTo(registry);
     for (int i = 0; i < 3; i++) {
@@ -199,7 +199,7 @@ class SpillwayMetricsTest {
     SpillwayMetrics metrics = new SpillwayMetrics(engine);
     metrics.bindTo(registry);
     engine.addSignal(Signal.of("follower.lag", SignalScope.of(OpSet.WRITES, 7), 100, () -> 250));
-    clock.advance(TimeUnit.MILLISECONDS.toNanos(100));
+    clock.advanceNanos(TimeUnit.MILLISECONDS.toNanos(100));
     engine.tick();
     metrics.refresh();
     assertThat(gauge(MeterNames.SIGNAL_VALUE, "signal", "follower.lag", "scope", "writes/partition=7"))

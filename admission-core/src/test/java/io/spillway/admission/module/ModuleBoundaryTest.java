@@ -71,7 +71,8 @@ class ModuleBoundaryTest {
     Files.writeString(src.resolve("module-info.java"), "module consumer { requires io.spillway.admission; }");
     Files.writeString(src.resolve("consumer/Consumer.java"), "package consumer;\n" + body);
     String modulePath = List.of(locationOf(AdmissionEngine.class), locationOf(io.spillway.codel.MpscCodelQueue.class),
-        locationOf(io.spillway.pid.PidController.class), locationOf(org.HdrHistogram.Histogram.class)).stream()
+        locationOf(io.spillway.pid.PidController.class), locationOf(io.spillway.durations.Durations.class),
+        locationOf(org.HdrHistogram.Histogram.class)).stream()
         .map(Path::toString).collect(Collectors.joining(java.io.File.pathSeparator));
     ToolProvider javac = ToolProvider.findFirst("javac").orElseThrow();
     StringWriter diagnostics = new StringWriter();

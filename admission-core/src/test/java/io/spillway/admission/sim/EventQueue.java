@@ -1,5 +1,6 @@
 package io.spillway.admission.sim;
 
+import io.spillway.testkit.VirtualClock;
 import java.util.PriorityQueue;
 
 /** Discrete-event scheduler: runs actions in time order (ties in scheduling order), advancing the virtual clock. */

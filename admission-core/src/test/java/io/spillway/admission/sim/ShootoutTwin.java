@@ -1,5 +1,6 @@
 package io.spillway.admission.sim;
 
+import io.spillway.testkit.VirtualClock;
 import io.spillway.admission.OpType;
 import io.spillway.admission.Outcome;
 import io.spillway.admission.Tier;

@@ -1,5 +1,6 @@
 package io.spillway.admission.sim;
 
+import io.spillway.testkit.VirtualClock;
 import io.spillway.admission.AdmissionCallback;
 import io.spillway.admission.AdmissionEngine;
 import io.spillway.admission.ClientHandle;
@@ -140,7 +141,7 @@ public final class Simulation {
   /** A simulation whose node draws service-time noise from {@code noise}. */
   public Simulation(EngineConfig config, int workers, long readNanos, long writeNanos, long scanNanos,
       SimulatedNode.Noise noise, long seed) {
-    this.engine = AdmissionEngine.create(config, clock);
+    this.engine = AdmissionEngine.create(config, clock::read);
     this.node = new SimulatedNode(events, workers, readNanos, writeNanos, scanNanos, noise, seed);
     this.tickNanos = config.tickPeriod().toNanos();
     this.seeds = new SplittableRandom(seed * 31 + 7);

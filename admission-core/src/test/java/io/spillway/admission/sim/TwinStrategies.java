@@ -1,5 +1,6 @@
 package io.spillway.admission.sim;
 
+import io.spillway.testkit.VirtualClock;
 import com.netflix.concurrency.limits.Limiter;
 import com.netflix.concurrency.limits.limit.Gradient2Limit;
 import com.netflix.concurrency.limits.limiter.AbstractPartitionedLimiter;
@@ -36,7 +37,7 @@ final class TwinStrategies {
     private final Map<String, ClientHandle> clients = new HashMap<>();
 
     Engine(EngineConfig config, VirtualClock clock) {
-      this.engine = AdmissionEngine.create(config, clock);
+      this.engine = AdmissionEngine.create(config, clock::read);
     }
 
     @Override

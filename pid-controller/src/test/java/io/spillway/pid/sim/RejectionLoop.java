@@ -1,5 +1,6 @@
 package io.spillway.pid.sim;
 
+import io.spillway.testkit.VirtualClock;
 import io.spillway.pid.PidController;
 import java.time.Duration;
 
@@ -9,10 +10,10 @@ import java.time.Duration;
  */
 public final class RejectionLoop {
   private final PidController controller;
-  private final FakeTicker ticker;
+  private final VirtualClock ticker;
   private final Duration tick;
 
-  public RejectionLoop(PidController controller, FakeTicker ticker, Duration tick) {
+  public RejectionLoop(PidController controller, VirtualClock ticker, Duration tick) {
     this.controller = controller;
     this.ticker = ticker;
     this.tick = tick;

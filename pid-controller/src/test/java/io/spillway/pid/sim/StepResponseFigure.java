@@ -1,5 +1,6 @@
 package io.spillway.pid.sim;
 
+import io.spillway.testkit.VirtualClock;
 import io.spillway.pid.PidConfig;
 import io.spillway.pid.PidController;
 import java.io.IOException;
@@ -50,8 +51,8 @@ public final class StepResponseFigure {
    * {@code overload ×} capacity from 1 s to 4 s, then half the capacity again until 6 s.
    */
   static double[] appliedRatios(double overload, Duration tick) {
-    FakeTicker ticker = new FakeTicker();
-    RejectionLoop loop = new RejectionLoop(new PidController(PidConfig.defaults(), ticker), ticker, tick);
+    VirtualClock ticker = new VirtualClock();
+    RejectionLoop loop = new RejectionLoop(new PidController(PidConfig.defaults(), ticker::read), ticker, tick);
     CinnamonQueuePlant plant = new CinnamonQueuePlant(0.5 * CAPACITY, CAPACITY, INFLIGHT_LIMIT, 0, tick);
     double h = tick.toNanos() / 1e9;
     double[] first = loop.run(plant, (int) Math.round(OVERLOAD_START_S / h));

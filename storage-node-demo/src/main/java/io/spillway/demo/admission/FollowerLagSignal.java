@@ -12,7 +12,8 @@ import java.util.function.LongSupplier;
 /**
  * Follower lag of one partition as an overload signal of the admission engine, scoped to that partition's writes
  * ({@code SignalScope.of(OpSet.WRITES, partition)}): a lagging partition sheds its own writes, lowest tiers first,
- * and never its reads or another partition's traffic (DESIGN.md §1, "a healthy leader must still shed writes when
+ * and never its reads or another partition's traffic (docs/storage-node-demo.md#follower-lag-as-a-signal: "a healthy
+ * leader must still shed writes when
  * its followers lag"; the replication-lag gates of Vitess's throttler and freno).
  *
  * <p>The value is a dimensionless <em>lag pressure</em> with target 1.0: the commit-index lag (leader commit index

@@ -3,7 +3,7 @@ package io.spillway.demo.cluster;
 /**
  * MurmurHash3, x86 32-bit variant (Austin Appleby, public domain reference {@code MurmurHash3_x86_32},
  * https://github.com/aappleby/smhasher/blob/master/src/MurmurHash3.cpp). Used to place keys into virtual shards,
- * {@code murmur3(key) & 63}, as storage fleets do (DESIGN.md §6).
+ * {@code murmur3(key) & 63}, as storage fleets do (docs/storage-node-demo.md#sharding-and-replication).
  */
 public final class Murmur3 {
   private static final int C1 = 0xcc9e2d51;

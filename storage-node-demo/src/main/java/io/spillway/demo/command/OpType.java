@@ -1,7 +1,7 @@
 package io.spillway.demo.command;
 
 /**
- * The class of storage work a command causes; admission keeps one queue per op type (DESIGN.md §3.1).
+ * The class of storage work a command causes; admission keeps one queue per op type (docs/codel-queue.md).
  */
 public enum OpType {
   /** Point lookups: GET, MGET. */

@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * {@link DivisionInfo#getFollowerMatchIndices()} zipped with the follower list of
  * {@code getRoleInfoProto().getLeaderInfo()}, which also gives the time since each follower's last reply (the
  * replication-lag gate of Vitess's throttler and freno, and the "shed writes when followers lag" lesson of
- * DESIGN.md §1). A partition this node does not lead has no sample here ({@link #latest} is empty): its leader
+ * docs/storage-node-demo.md#follower-lag-as-a-signal). A partition this node does not lead has no sample here
+ * ({@link #latest} is empty): its leader
  * samples it.
  */
 public final class FollowerLagSampler implements AutoCloseable {

@@ -20,6 +20,7 @@ import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.proto.RaftProtos.ServerRpcProto;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.GroupManagementRequest;
+import org.apache.ratis.protocol.LeaderElectionManagementRequest;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeerId;
@@ -251,6 +252,44 @@ public final class RaftNode implements AutoCloseable {
       }
     }
     return best;
+  }
+
+  /**
+   * Pauses leader election in every partition this node hosts (Ratis's leader-election pause): a follower whose
+   * leader has gone stays a follower instead of becoming a candidate. Used at shutdown only, so that stopping the
+   * leaders first does not start elections among the replicas still closing.
+   */
+  public void pauseElections() {
+    for (int p : hostedPartitions()) {
+      division(p).ifPresent(d -> adminCall("pause elections of partition " + p, () -> server.leaderElectionManagement(
+          LeaderElectionManagementRequest.newPause(adminClientId, server.getId(), d.getGroup().getGroupId(),
+              callIds.incrementAndGet()))));
+    }
+  }
+
+  /**
+   * Closes this node's replica of one partition (a Ratis group remove that keeps the group's directory, so a restart
+   * recovers it): its state machine and RocksDB close, and a leader stops sending to its followers.
+   */
+  public void closePartition(int partition) {
+    division(partition).ifPresent(d -> adminCall("close partition " + partition, () -> server.groupManagement(
+        GroupManagementRequest.newRemove(adminClientId, server.getId(), callIds.incrementAndGet(),
+            d.getGroup().getGroupId(), false, false))));
+  }
+
+  private interface AdminCall {
+    RaftClientReply call() throws IOException;
+  }
+
+  private void adminCall(String what, AdminCall call) {
+    try {
+      final RaftClientReply reply = call.call();
+      if (!reply.isSuccess()) {
+        LOG.warn("{}: {} failed: {}", self.id(), what, reply.getException());
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("{}: {} failed: {}", self.id(), what, e.toString());
+    }
   }
 
   /** The running Ratis server, for status and lag sampling; {@code null} before start. */

@@ -70,8 +70,10 @@ class CallerRunTest {
       assertThat(s.calls()).isBetween(40L, 60L);
       assertThat(s.ok()).isZero();
       assertThat(s.failed()).isEqualTo(s.calls());
-      assertThat(s.attempts()).isEqualTo(3 * s.calls());
-      assertThat(s.failedBy()).containsOnlyKeys("SHED_TIER");
+      // Every call makes its three attempts, except the few still retrying when the run ends (real time, loopback).
+      assertThat(s.attempts()).isBetween(3 * s.calls() - 6, 3 * s.calls());
+      assertThat(s.failedBy()).containsKey("SHED_TIER");
+      assertThat(s.failedBy().keySet()).isSubsetOf("SHED_TIER", "UNFINISHED");
     }
   }
 
@@ -81,7 +83,10 @@ class CallerRunTest {
       final CallStats.CallSample s = run(ss, RetryPolicy.DEFAULT, 1).get(Tier.T1).sample();
       assertThat(s.attempts()).isEqualTo(s.calls()); // every retry was due after the run: none sent
       assertThat(s.failed()).isEqualTo(s.calls());
-      assertThat(s.failedBy()).containsOnlyKeys("UNFINISHED");
+      assertThat(s.failedBy()).containsKey("UNFINISHED");
+      // A refusal that lands after the run stopped sending is the call's last answer: SHED_TIER, not UNFINISHED.
+      assertThat(s.failedBy().keySet()).isSubsetOf("UNFINISHED", "SHED_TIER");
+      assertThat(s.failedBy().getOrDefault("SHED_TIER", 0L)).isLessThanOrEqualTo(3L);
     }
   }
 

@@ -1,4 +1,4 @@
-package io.spillway.admission.config;
+package io.spillway.durations;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

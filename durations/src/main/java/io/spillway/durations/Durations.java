@@ -1,13 +1,15 @@
-package io.spillway.admission.config;
+package io.spillway.durations;
 
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Durations as written in a config file: a non-negative decimal number followed by a unit, e.g. {@code 500us},
- * {@code 5ms}, {@code 2s}, {@code 1.5s}, {@code 1m}. Units: {@code ns}, {@code us} (or {@code µs}), {@code ms},
- * {@code s}, {@code m}, {@code h}. A bare number is refused: a unit is never implied.
+ * The one spelling of a duration in Spillway: config files, error messages and {@code toString} all write a number
+ * followed by one of {@code ns}, {@code us}, {@code ms}, {@code s}, {@code m}, {@code h}. {@link #format} picks the
+ * largest unit that shows the value exactly ({@code 5ms}, {@code 1500us}, {@code 1m}) and {@link #parseNanos} reads
+ * it back, so every value printed in a message can be pasted into a config file.
  */
 public final class Durations {
 
@@ -19,7 +21,8 @@ public final class Durations {
   private Durations() {}
 
   /**
-   * Parses a duration into nanoseconds.
+   * Parses a non-negative decimal number followed by a unit, e.g. {@code 500us}, {@code 5ms}, {@code 1.5s},
+   * {@code 1m}; {@code µs} is accepted for {@code us}. A bare number is refused: a unit is never implied.
    *
    * @throws IllegalArgumentException with the message {@code expected a duration like 5ms, was "<text>"} when the
    *     text is not a duration, has a fraction finer than a nanosecond, or overflows a {@code long}
@@ -37,17 +40,41 @@ public final class Durations {
     }
   }
 
-  /** Formats nanoseconds in the largest unit that represents the value exactly, e.g. {@code 5000000 → "5ms"}. */
+  /** Nanoseconds in the largest unit that shows the value exactly: {@code 5000000 → "5ms"}, {@code 0 → "0ms"}. */
   public static String format(long nanos) {
     if (nanos == 0) {
       return "0ms";
     }
-    for (int i = 0; i < UNITS.length; i++) {
+    for (int i = 0; i < UNITS.length - 1; i++) {
       if (nanos % UNIT_NANOS[i] == 0) {
         return (nanos / UNIT_NANOS[i]) + UNITS[i];
       }
     }
-    throw new AssertionError("unreachable: every long is a whole number of nanoseconds");
+    return nanos + "ns";
+  }
+
+  /** {@link #format(long)} of a {@link Duration}; one too long for a {@code long} of nanoseconds in seconds. */
+  public static String format(Duration duration) {
+    long seconds = duration.getSeconds();
+    if (Math.abs(seconds) >= Long.MAX_VALUE / 1_000_000_000L) {
+      return seconds + "s";
+    }
+    return format(duration.toNanos());
+  }
+
+  /**
+   * A duration as nanoseconds, refusing one too long for a {@code long}.
+   *
+   * @param name the parameter's name, for the message
+   * @throws IllegalArgumentException {@code <name> must be at most 9223372036854775807ns (about 292 years), was ...}
+   */
+  public static long toNanos(String name, Duration duration) {
+    try {
+      return duration.toNanos();
+    } catch (ArithmeticException overflow) {
+      throw new IllegalArgumentException(
+          name + " must be at most " + Long.MAX_VALUE + "ns (about 292 years), was " + duration, overflow);
+    }
   }
 
   private static long unitNanos(String unit) {
