@@ -80,7 +80,13 @@ public final class AdmissionEngine {
 
   // ---------------------------------------------------------------- fast path
 
-  /** {@link #tryAcquire(OpType, Tier, ClientHandle, int, long, long, long)} with no partition, deadline or hint. */
+  /**
+   * Decides at once, without queueing, allocating or locking: returns a positive token to release later with
+   * {@link #release}, or a negative rejection decoded by {@link Decisions#reason(long)} and
+   * {@link Decisions#retryAfterNanos(long)}. At the inflight limit it rejects with {@link Reason#INFLIGHT_LIMIT};
+   * use {@link #submit} to wait instead. A request with a deadline or a cost hint goes through a {@link Lease}
+   * ({@link Lease#deadline}, {@link Lease#costHint}).
+   */
   public long tryAcquire(OpType op, Tier tier, ClientHandle client) {
     return path.acquire(null, op, tier, client, SignalScope.ANY_PARTITION, Decisions.NO_DEADLINE,
         Decisions.NO_COST_HINT, path.ticker.read(), false);
@@ -92,28 +98,15 @@ public final class AdmissionEngine {
         path.ticker.read(), false);
   }
 
-  /** The fast path with a partition and a time the caller already has (saves a clock read). */
+  /**
+   * The fast path with a partition and a time the caller already has (saves a clock read).
+   *
+   * @param partition the request's partition, or {@link SignalScope#ANY_PARTITION}
+   * @param nowNanos the current ticker time
+   */
   public long tryAcquire(OpType op, Tier tier, ClientHandle client, int partition, long nowNanos) {
     return path.acquire(null, op, tier, client, partition, Decisions.NO_DEADLINE, Decisions.NO_COST_HINT, nowNanos,
         false);
-  }
-
-  /**
-   * Decides at once, without queueing, allocating or locking: returns a positive token to release later, or a
-   * negative rejection decoded by {@link Decisions#reason(long)} and {@link Decisions#retryAfterNanos(long)}. At the
-   * inflight limit it rejects with {@link Reason#INFLIGHT_LIMIT}; use {@link #submit} to wait instead.
-   *
-   * @param partition the request's partition, or {@link SignalScope#ANY_PARTITION}
-   * @param deadlineNanos absolute ticker time by which the caller needs the answer, or
-   *     {@link Decisions#NO_DEADLINE}; a deadline closer than the op's service-time estimate is rejected with
-   *     {@link Reason#DEADLINE}
-   * @param costHintNanos the request's expected cost for the scorecard, or {@link Decisions#NO_COST_HINT} for the op
-   *     type's running service-time estimate
-   * @param nowNanos the current ticker time
-   */
-  public long tryAcquire(OpType op, Tier tier, ClientHandle client, int partition, long deadlineNanos,
-      long costHintNanos, long nowNanos) {
-    return path.acquire(null, op, tier, client, partition, deadlineNanos, costHintNanos, nowNanos, false);
   }
 
   /** A new {@link Lease}: a reusable holder for one request's permit at a time, for the fastest fast path. */
@@ -124,23 +117,18 @@ public final class AdmissionEngine {
   /**
    * The fast path into a reusable {@link Lease}, with a time the caller already has: the cheapest admission. Returns
    * {@link Decisions#HELD} when admitted (the lease now holds the permit: end the request with
-   * {@link Lease#release}), or a rejection as {@link #tryAcquire(OpType, Tier, ClientHandle)} does.
+   * {@link Lease#release}), or a rejection as {@link #tryAcquire(OpType, Tier, ClientHandle)} does. The deadline and
+   * cost hint set on the lease ({@link Lease#deadline}, {@link Lease#costHint}) apply to this acquisition and are
+   * cleared by it.
    *
+   * @param partition the request's partition, or {@link SignalScope#ANY_PARTITION}
+   * @param nowNanos the current ticker time
    * @throws IllegalArgumentException if the lease or the client belongs to another engine
    * @throws IllegalStateException if the lease is still held (nothing is taken)
    */
   public long tryAcquire(Lease lease, OpType op, Tier tier, ClientHandle client, int partition, long nowNanos) {
-    return path.acquire(ownLease(lease), op, tier, client, partition, Decisions.NO_DEADLINE, Decisions.NO_COST_HINT,
-        nowNanos, false);
-  }
-
-  /**
-   * {@link #tryAcquire(Lease, OpType, Tier, ClientHandle, int, long)} with a deadline and a cost hint, as
-   * {@link #tryAcquire(OpType, Tier, ClientHandle, int, long, long, long)} takes them.
-   */
-  public long tryAcquire(Lease lease, OpType op, Tier tier, ClientHandle client, int partition, long deadlineNanos,
-      long costHintNanos, long nowNanos) {
-    return path.acquire(ownLease(lease), op, tier, client, partition, deadlineNanos, costHintNanos, nowNanos, false);
+    Lease own = ownLease(lease);
+    return path.acquire(own, op, tier, client, partition, own.takeDeadline(), own.takeCostHint(), nowNanos, false);
   }
 
   private Lease ownLease(Lease lease) {

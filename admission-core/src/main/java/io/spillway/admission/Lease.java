@@ -20,8 +20,13 @@ import java.lang.invoke.VarHandle;
  * match the new acquisition's generation in its CAS. One acquisition at a time: acquiring into a lease that is
  * still held is refused with {@link IllegalStateException}, and nothing is taken.
  *
+ * <p>A request's deadline and cost hint, when it has them, are set on the lease before it is acquired into
+ * ({@link #deadline}, {@link #costHint}): they apply to that one acquisition and are cleared by it, so a long
+ * argument list can never swap a deadline for a cost or a clock reading.
+ *
  * <p>Thread-safety: a lease may be acquired on one thread and released on another (hand it over as you would the
- * request); all methods are lock-free and allocation-free.
+ * request); set the deadline and cost hint on the thread that acquires. All methods are lock-free and
+ * allocation-free.
  */
 public final class Lease {
 
@@ -46,9 +51,53 @@ public final class Lease {
   private OpType op;
   private ClientHandle client;
   private long costUnits;
+  /** The next acquisition's deadline and cost hint; cleared by it. */
+  private long nextDeadlineNanos = Decisions.NO_DEADLINE;
+  private long nextCostHintNanos = Decisions.NO_COST_HINT;
 
   Lease(AdmissionPath path) {
     this.path = path;
+  }
+
+  /**
+   * Sets the absolute ticker time by which the next request acquired into this lease needs its answer: a deadline
+   * closer than its op type's service time is rejected with {@link Reason#DEADLINE}. For the next acquisition only.
+   */
+  public Lease deadline(long deadlineNanos) {
+    nextDeadlineNanos = deadlineNanos;
+    return this;
+  }
+
+  /**
+   * Sets the next request's expected cost in nanoseconds, which the scorecard charges instead of its op type's
+   * service time (> 0). For the next acquisition only.
+   *
+   * @throws IllegalArgumentException if {@code costNanos} is not positive
+   */
+  public Lease costHint(long costNanos) {
+    if (costNanos <= 0) {
+      throw new IllegalArgumentException("costHint must be > 0 ns, was " + costNanos);
+    }
+    nextCostHintNanos = costNanos;
+    return this;
+  }
+
+  /** The next acquisition's deadline, cleared ({@link Decisions#NO_DEADLINE} when none was set). */
+  long takeDeadline() {
+    long d = nextDeadlineNanos;
+    if (d != Decisions.NO_DEADLINE) {
+      nextDeadlineNanos = Decisions.NO_DEADLINE;
+    }
+    return d;
+  }
+
+  /** The next acquisition's cost hint, cleared ({@link Decisions#NO_COST_HINT} when none was set). */
+  long takeCostHint() {
+    long c = nextCostHintNanos;
+    if (c != Decisions.NO_COST_HINT) {
+      nextCostHintNanos = Decisions.NO_COST_HINT;
+    }
+    return c;
   }
 
   /** Whether the lease holds an admitted request's permit (acquired and not yet released). */

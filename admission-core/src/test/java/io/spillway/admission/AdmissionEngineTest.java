@@ -226,7 +226,7 @@ class AdmissionEngineTest {
     AdmissionEngine engine = engine(fixedLimit(1).initialServiceTime(OpType.READ, Duration.ofMillis(2)));
     ClientHandle c = engine.clients().register("c");
     long now = clock.read();
-    long tooClose = engine.tryAcquire(OpType.READ, Tier.T1, c, -1, now + MS, Decisions.NO_COST_HINT, now);
+    long tooClose = engine.tryAcquire(engine.newLease().deadline(now + MS), OpType.READ, Tier.T1, c, -1, now);
     assertThat(Decisions.reason(tooClose)).isEqualTo(Reason.DEADLINE);
 
     Answer running = new Answer();

@@ -23,16 +23,21 @@ class CountCapBindsForCheapRequestsTest {
   private static final Executor DIRECT = Runnable::run;
 
   private final VirtualClock clock = new VirtualClock(0);
+  private final List<Lease> held = new ArrayList<>();
 
   private AdmissionEngine engine(int limit, double share) {
     return AdmissionEngine.create(EngineConfig.builder().initialLimit(limit).minLimit(limit).maxLimit(limit)
         .clientClass("cheap", "cheap-.*", share, 1, Tier.T0).build(), clock::read);
   }
 
+  /** Acquires a cheap read into a new lease; the leases admitted are kept in {@link #held}. */
   private long acquireCheap(AdmissionEngine engine, ClientHandle client) {
-    long now = clock.read();
-    return engine.tryAcquire(OpType.READ, Tier.T2, client, SignalScope.ANY_PARTITION, Decisions.NO_DEADLINE,
-        CHEAP_NANOS, now);
+    Lease lease = engine.newLease().costHint(CHEAP_NANOS);
+    long decision = engine.tryAcquire(lease, OpType.READ, Tier.T2, client, SignalScope.ANY_PARTITION, clock.read());
+    if (Decisions.isAdmitted(decision)) {
+      held.add(lease);
+    }
+    return decision;
   }
 
   @Test
@@ -40,11 +45,9 @@ class CountCapBindsForCheapRequestsTest {
     AdmissionEngine engine = engine(20, 0.25); // count cap ceil(0.25 × 20) = 5, cost cap 5 × 1 ms ≫ 5 units
     ClientHandle cheap = engine.clients().register("cheap-1");
     assertThat(cheap.maxOutstandingRequests()).isEqualTo(5);
-    List<Long> tokens = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
       long decision = acquireCheap(engine, cheap);
       assertThat(Decisions.isAdmitted(decision)).as("request %d of 5", i + 1).isTrue();
-      tokens.add(decision);
     }
     assertThat(cheap.outstandingCostNanos()).as("cost far under the cap").isEqualTo(5 * CHEAP_NANOS);
     long sixth = acquireCheap(engine, cheap);
@@ -55,7 +58,7 @@ class CountCapBindsForCheapRequestsTest {
     ClientHandle other = engine.clients().register("cheap-2");
     assertThat(Decisions.isAdmitted(acquireCheap(engine, other))).as("another client of the class").isTrue();
 
-    engine.release(tokens.get(0), Outcome.SUCCESS, MS);
+    held.get(0).release(Outcome.SUCCESS, MS);
     assertThat(Decisions.isAdmitted(acquireCheap(engine, cheap))).as("one freed, one more fits").isTrue();
     assertThat(Decisions.reason(acquireCheap(engine, cheap))).isEqualTo(Reason.CLIENT_LIMIT);
   }

@@ -85,18 +85,23 @@ class LeaseTest {
   }
 
   @Test
-  void theGeneralFormTakesADeadlineAndACostHint() {
+  void aDeadlineAndACostHintSetOnTheLeaseApplyToItsNextAcquisitionOnly() {
     AdmissionEngine engine = engine(4);
     ClientHandle c = engine.clients().register("c");
     Lease lease = engine.newLease();
-    long tooSoon = engine.tryAcquire(lease, OpType.READ, Tier.T1, c, -1, 1L, Decisions.NO_COST_HINT, 0L);
+    long tooSoon = engine.tryAcquire(lease.deadline(1L), OpType.READ, Tier.T1, c, -1, 0L);
     assertThat(Decisions.reason(tooSoon)).isEqualTo(Reason.DEADLINE);
     assertThat(lease.isHeld()).isFalse();
-    long held = engine.tryAcquire(lease, OpType.READ, Tier.T1, c, -1, Decisions.NO_DEADLINE, 5_000 * MS, 0L);
-    assertThat(held).isEqualTo(Decisions.HELD);
+    long held = engine.tryAcquire(lease.costHint(5_000 * MS), OpType.READ, Tier.T1, c, -1, 0L);
+    assertThat(held).as("the deadline was for the previous acquisition").isEqualTo(Decisions.HELD);
     assertThat(c.outstandingCostNanos()).isEqualTo(5_000 * MS);
     assertThat(lease.release(Outcome.SUCCESS, MS)).isTrue();
     assertThat(c.outstandingCostNanos()).isZero();
+    assertThat(engine.tryAcquire(lease, OpType.READ, Tier.T1, c, -1, 0L)).isEqualTo(Decisions.HELD);
+    assertThat(c.outstandingCostNanos()).as("the cost hint was for the previous acquisition")
+        .isLessThan(5_000 * MS);
+    lease.release(Outcome.SUCCESS, MS);
+    assertThatThrownBy(() -> lease.costHint(0)).hasMessage("costHint must be > 0 ns, was 0");
   }
 
   @Test

@@ -6,6 +6,7 @@ import io.spillway.admission.AdmissionEngine;
 import io.spillway.admission.ClientHandle;
 import io.spillway.admission.Decisions;
 import io.spillway.admission.EngineConfig;
+import io.spillway.admission.Lease;
 import io.spillway.admission.OpType;
 import io.spillway.admission.Outcome;
 import io.spillway.admission.Reason;
@@ -250,9 +251,13 @@ public final class Simulation {
     long deadline = s.deadlineNanos > 0 ? now + s.deadlineNanos : Decisions.NO_DEADLINE;
     boolean[] ended = {false};
     if (s.sync) {
-      long d = engine.tryAcquire(s.op, s.tier, handle, s.partition, deadline, s.costHintNanos, now);
+      Lease lease = engine.newLease().deadline(deadline);
+      if (s.costHintNanos > 0) {
+        lease.costHint(s.costHintNanos);
+      }
+      long d = engine.tryAcquire(lease, s.op, s.tier, handle, s.partition, now);
       if (Decisions.isAdmitted(d)) {
-        run(s, window, d, deadline, ended);
+        run(s, window, lease::release, deadline, ended);
       } else {
         end(s, window, Decisions.reason(d).ordinal(), ended);
       }
@@ -262,7 +267,7 @@ public final class Simulation {
         new AdmissionCallback() {
           @Override
           public void onAdmitted(long token) {
-            run(s, window, token, deadline, ended);
+            run(s, window, (outcome, service) -> engine.release(token, outcome, service), deadline, ended);
           }
 
           @Override
@@ -275,11 +280,16 @@ public final class Simulation {
         });
   }
 
-  private void run(Stream s, int window, long token, long deadline, boolean[] ended) {
+  /** How an admitted request ends: a token's release or a lease's. */
+  private interface Release {
+    boolean release(Outcome outcome, long serviceNanos);
+  }
+
+  private void run(Stream s, int window, Release release, long deadline, boolean[] ended) {
     count(window, s, Reason.ADMITTED.ordinal());
     long admittedAt = clock.read();
     node.execute(s.op, service -> {
-      engine.release(token, Outcome.SUCCESS, service);
+      release.release(Outcome.SUCCESS, service);
       if (deadline != Decisions.NO_DEADLINE && clock.read() > deadline) {
         lateSuccesses++;
         count(window, s, LATE);
