@@ -67,11 +67,11 @@ final class LoadConnection implements AutoCloseable {
     socket.setSoTimeout(30_000);
     out = new BufferedOutputStream(socket.getOutputStream(), 16 << 10);
     in = new BufferedInputStream(socket.getInputStream(), 16 << 10);
-    command("CLIENT", "SETNAME", name);
-    command("SPILLWAY.TIER", plan.tier().wireName());
+    RespWire.command(out, "CLIENT", "SETNAME", name);
+    RespWire.command(out, "SPILLWAY.TIER", plan.tier().wireName());
     out.flush();
     for (int i = 0; i < 2; i++) {
-      final String line = readLine();
+      final String line = RespWire.readLine(in);
       if (!line.startsWith("+")) {
         throw new IOException("setup of " + name + " failed: " + line);
       }
@@ -110,7 +110,7 @@ final class LoadConnection implements AutoCloseable {
         stats.sent.increment();
         if (r.nextDouble() < plan.readRatio()) {
           sentAt.add(new Pending(System.nanoTime(), null, null));
-          command("GET", key);
+          RespWire.command(out, "GET", key);
         } else if (ledger != null) {
           long n = ++writes;
           String k = ledgerPrefix + ":" + n;
@@ -120,10 +120,10 @@ final class LoadConnection implements AutoCloseable {
           }
           final String v = uniqueValue(n);
           sentAt.add(new Pending(System.nanoTime(), k, v));
-          command("SET", k, v);
+          RespWire.command(out, "SET", k, v);
         } else {
           sentAt.add(new Pending(System.nanoTime(), null, null));
-          command("SET", key, value);
+          RespWire.command(out, "SET", key, value);
         }
         out.flush();
       }
@@ -158,9 +158,9 @@ final class LoadConnection implements AutoCloseable {
         if (type < 0) {
           throw new EOFException();
         }
-        final String line = readLine();
+        final String line = RespWire.readLine(in);
         if (type == '$' || type == '*') {
-          skipBody(type, Integer.parseInt(line));
+          RespWire.skipBody(in, type, Integer.parseInt(line));
         }
         final Pending p = sentAt.poll();
         stats.recordReply(p == null ? 0 : System.nanoTime() - p.sentAtNanos(), type == '-' ? line : null);
@@ -176,46 +176,7 @@ final class LoadConnection implements AutoCloseable {
     }
   }
 
-  private void skipBody(int type, int n) throws IOException {
-    if (type == '$') {
-      if (n >= 0) {
-        in.readNBytes(n + 2);
-      }
-      return;
-    }
-    for (int i = 0; i < n; i++) {
-      final int t = in.read();
-      final String line = readLine();
-      if (t == '$' || t == '*') {
-        skipBody(t, Integer.parseInt(line));
-      }
-    }
-  }
 
-  private String readLine() throws IOException {
-    final StringBuilder b = new StringBuilder();
-    int c;
-    while ((c = in.read()) != '\n') {
-      if (c < 0) {
-        throw new EOFException();
-      }
-      if (c != '\r') {
-        b.append((char) c);
-      }
-    }
-    return b.toString();
-  }
-
-  private void command(Object... args) throws IOException {
-    out.write(("*" + args.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
-    for (Object a : args) {
-      final byte[] bytes = a instanceof byte[] raw ? raw : ((String) a).getBytes(StandardCharsets.UTF_8);
-      out.write(("$" + bytes.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
-      out.write(bytes);
-      out.write('\r');
-      out.write('\n');
-    }
-  }
 
   /** Stops sending (the reader keeps reading outstanding replies). */
   void stopSending() {

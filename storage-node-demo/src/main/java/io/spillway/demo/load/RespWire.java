@@ -7,12 +7,12 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 
 /** The little RESP a blocking load connection needs: write a command, read a line, skip a reply's body. */
-final class RespWire {
+public final class RespWire {
   private RespWire() {
   }
 
   /** Writes a command as a RESP array of bulk strings ({@code String} as UTF-8, {@code byte[]} as is). */
-  static void command(OutputStream out, Object... args) throws IOException {
+  public static void command(OutputStream out, Object... args) throws IOException {
     out.write(("*" + args.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
     for (Object a : args) {
       final byte[] bytes = a instanceof byte[] raw ? raw : ((String) a).getBytes(StandardCharsets.UTF_8);
@@ -24,7 +24,7 @@ final class RespWire {
   }
 
   /** Reads up to the next LF; the CR is dropped. */
-  static String readLine(InputStream in) throws IOException {
+  public static String readLine(InputStream in) throws IOException {
     final StringBuilder b = new StringBuilder();
     int c;
     while ((c = in.read()) != '\n') {
@@ -39,7 +39,7 @@ final class RespWire {
   }
 
   /** Skips the body of a bulk string ({@code $}) or array ({@code *}) whose header announced {@code n}. */
-  static void skipBody(InputStream in, int type, int n) throws IOException {
+  public static void skipBody(InputStream in, int type, int n) throws IOException {
     if (type == '$') {
       if (n >= 0) {
         in.readNBytes(n + 2);

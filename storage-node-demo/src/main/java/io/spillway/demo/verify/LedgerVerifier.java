@@ -1,5 +1,6 @@
 package io.spillway.demo.verify;
 
+import io.spillway.demo.load.RespWire;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.EOFException;
@@ -104,7 +105,7 @@ public final class LedgerVerifier {
 
   private static Reply read(InputStream in) throws IOException {
     final int type = in.read();
-    final String line = line(in);
+    final String line = RespWire.readLine(in);
     switch (type) {
       case '$' -> {
         final int n = Integer.parseInt(line);
@@ -123,20 +124,6 @@ public final class LedgerVerifier {
       case -1 -> throw new EOFException();
       default -> throw new IOException("unexpected reply to GET: " + (char) type + line);
     }
-  }
-
-  private static String line(InputStream in) throws IOException {
-    final StringBuilder b = new StringBuilder();
-    int c;
-    while ((c = in.read()) != '\n') {
-      if (c < 0) {
-        throw new EOFException();
-      }
-      if (c != '\r') {
-        b.append((char) c);
-      }
-    }
-    return b.toString();
   }
 
   private static void sleepQuietly(long ms) {
