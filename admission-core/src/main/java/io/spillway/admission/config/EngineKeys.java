@@ -147,7 +147,8 @@ final class EngineKeys {
     for (OpType op : OpType.values()) {
       scope("signals.latency." + op.name().toLowerCase(Locale.ROOT) + ".scope", "latencySignalScope[" + op + "]",
           "Requests the p90 latency signal of this op type sheds while above its target and the node is "
-              + "saturated (default: all, so that one node sheds its tiers in one order).", (b, v) -> b.latencySignalScope(op, v), c -> c.latencySignalScope(op));
+              + "saturated; all makes one node shed its tiers in one order whatever the op type.",
+          (b, v) -> b.latencySignalScope(op, v), c -> c.latencySignalScope(op));
     }
     scope("signals.error-rate.scope", "errorRateScope", "Requests the error-rate signal sheds while above its target.",
         EngineConfig.Builder::errorRateScope, EngineConfig::errorRateScope);
