@@ -3,12 +3,14 @@ package io.spillway.admission.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.spillway.admission.EngineConfig;
+import io.spillway.admission.OpType;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -116,5 +118,29 @@ class EngineKeysTest {
     } catch (ConfigException e) {
       return e.problems().stream().anyMatch(p -> p.path().equals(path));
     }
+  }
+
+  /**
+   * The builder's setters name their YAML key and leave defaults and ranges to the table: a key renamed in the table
+   * but not in the Javadoc, or a default restated there, fails here.
+   */
+  @Test
+  void builderDocsNameRealKeysAndRestateNoDefault() throws IOException {
+    String source = Files.readString(Path.of("src/main/java/io/spillway/admission/EngineConfig.java"),
+        StandardCharsets.UTF_8).replaceAll("\\n\\s*\\* ?", " ");
+    assertThat(source).doesNotContainPattern("\\(default\\b");
+    Matcher m = Pattern.compile("Keys? \\{@code ([^}]+)}").matcher(source);
+    List<String> named = new ArrayList<>();
+    while (m.find()) {
+      named.add(m.group(1));
+    }
+    ConfigSchema schema = new EngineConfigBinding().schema();
+    for (String key : named) {
+      for (OpType op : OpType.values()) {
+        String concrete = key.replace("<op>", op.name().toLowerCase(Locale.ROOT)).replace(".*", ".share");
+        assertThat(schema.keyFor(concrete)).as(key).isNotNull();
+      }
+    }
+    assertThat(named).hasSize(35);
   }
 }
