@@ -159,7 +159,7 @@ public final class EngineConfig {
     return check.between("neverShedTiers.size", count, 0, Tier.count() - 1);
   }
 
-  /** A builder with the defaults documented on each setter. */
+  /** A builder holding the defaults (listed by key in {@code docs/configuration.md}). */
   public static Builder builder() {
     return new Builder();
   }
@@ -280,17 +280,17 @@ public final class EngineConfig {
     return Duration.ofNanos(queueDelayTargetNanos);
   }
 
-  /** The scope the p90 latency signal of an op type sheds (default: that op type). */
+  /** The scope the p90 latency signal of an op type sheds. */
   public OpSet latencySignalScope(OpType op) {
     return latencySignalScope[op.ordinal()];
   }
 
-  /** The scope the error-rate signal sheds (default ALL). */
+  /** The scope the error-rate signal sheds. */
   public OpSet errorRateScope() {
     return errorRateScope;
   }
 
-  /** The scope the queue-delay signal sheds (default ALL). */
+  /** The scope the queue-delay signal sheds. */
   public OpSet queueDelayScope() {
     return queueDelayScope;
   }
@@ -354,7 +354,11 @@ public final class EngineConfig {
 
   /**
    * Mutable builder of {@link EngineConfig}; every setter returns {@code this}. Values are checked by
-   * {@link #build()}, which names the field, the bound and the value of the first violation.
+   * {@link #build()}, which reports every invalid field at once, each with its bound and the value received.
+   *
+   * <p>The field initialisers below are the one home of the defaults: the embedded {@code spillway-default.yaml}
+   * and the key table of {@code docs/configuration.md} (which states each setter's default and range by YAML key)
+   * are generated from them, so the setters' docs do not restate them.
    */
   public static final class Builder {
 
@@ -438,178 +442,188 @@ public final class EngineConfig {
       latencyMinSamples = c.latencyMinSamples;
     }
 
-    /** Inflight limit at start (default 64, a connection pool's worth before anything is measured); in [min, max]. */
+    /** Inflight limit at start and after a restart; the tuner moves it from there. Key {@code limit.initial}. */
     public Builder initialLimit(int value) {
       initialLimit = value;
       return this;
     }
 
-    /** Floor of the tuned inflight limit (default 4; Cinnamon uses the CPU core count). */
+    /** Floor of the tuned inflight limit (Cinnamon uses the CPU core count). Key {@code limit.min}. */
     public Builder minLimit(int value) {
       minLimit = value;
       return this;
     }
 
-    /** Ceiling of the tuned inflight limit (default 1024). */
+    /** Ceiling of the tuned inflight limit. Key {@code limit.max}. */
     public Builder maxLimit(int value) {
       maxLimit = value;
       return this;
     }
 
     /**
-     * Target p90 service latency the limit tuner steers to; 0 (the default) learns it: twice the op type's own
-     * no-load p90, measured while the node is not saturated. Set it only to pin an SLO the node must meet.
+     * Target p90 service latency the limit tuner steers to; 0 learns it: twice the op type's own no-load p90,
+     * measured while the node is not saturated. Set it only to pin an SLO the node must meet. Key
+     * {@code queues.<op>.latency-target}.
      */
     public Builder latencyTarget(OpType op, Duration value) {
       latencyTarget[op.ordinal()] = value;
       return this;
     }
 
-    /** Service-time estimate before the first completion (default READ 1ms, WRITE 2ms, SCAN 10ms). */
+    /** Service-time estimate before the first completion. Key {@code queues.<op>.initial-service-time}. */
     public Builder initialServiceTime(OpType op, Duration value) {
       initialServiceTime[op.ordinal()] = value;
       return this;
     }
 
-    /** CoDel target queueing delay (default 5ms, SCAN 20ms; folly Codel); < queueInterval. */
+    /** CoDel target queueing delay (folly Codel). Key {@code queues.<op>.target}. */
     public Builder queueTarget(OpType op, Duration value) {
       queueTarget[op.ordinal()] = value;
       return this;
     }
 
-    /** CoDel interval (default 100ms, SCAN 500ms). */
+    /** CoDel interval. Key {@code queues.<op>.interval}. */
     public Builder queueInterval(OpType op, Duration value) {
       queueInterval[op.ordinal()] = value;
       return this;
     }
 
-    /** Capacity of each tier's queue of this op type (default 1024, SCAN 256). */
+    /** Capacity of each tier's queue of this op type. Key {@code queues.<op>.capacity}. */
     public Builder queueCapacity(OpType op, int value) {
       queueCapacity[op.ordinal()] = value;
       return this;
     }
 
-    /** Slough requests queued longer than factor × queueTarget while overloaded (default 2; folly). */
+    /**
+     * Slough requests queued longer than factor × queueTarget while overloaded (folly). Key
+     * {@code queues.<op>.slough-factor}.
+     */
     public Builder sloughFactor(OpType op, double value) {
       sloughFactor[op.ordinal()] = value;
       return this;
     }
 
-    /** Hard cap on queueing time, the upper bound of the adaptive queue timeout (default 100ms, SCAN 500ms). */
+    /** Hard cap on queueing time, the upper bound of the adaptive queue timeout. Key {@code queues.<op>.timeout}. */
     public Builder queueTimeout(OpType op, Duration value) {
       queueTimeout[op.ordinal()] = value;
       return this;
     }
 
-    /** Deficit-round-robin weight of this op type's queues at dispatch (default READ 4, WRITE 2, SCAN 1). */
+    /** Deficit-round-robin weight of this op type's queues at dispatch. Key {@code queues.<op>.dispatch-weight}. */
     public Builder dispatchWeight(OpType op, int value) {
       dispatchWeight[op.ordinal()] = value;
       return this;
     }
 
-    /** Adaptive queue timeout = this multiple of the smoothed p90, within [2 × queueTarget, queueTimeout]; 0 = off. */
+    /**
+     * Adaptive queue timeout = this multiple of the smoothed p90, within [2 × queueTarget, queueTimeout]; 0 = off.
+     * Key {@code tuner.queue-timeout-p90-multiple}.
+     */
     public Builder queueTimeoutP90Multiple(double value) {
       queueTimeoutP90Multiple = value;
       return this;
     }
 
-    /** The p90 latency signal sheds when p90 exceeds this multiple of latencyTarget (default 2). */
+    /**
+     * The p90 latency signal sheds when p90 exceeds this multiple of latencyTarget. Key
+     * {@code signals.latency.shed-factor}.
+     */
     public Builder latencyShedFactor(double value) {
       latencyShedFactor = value;
       return this;
     }
 
-    /** PID proportional gain (default 0.1, Cinnamon). */
+    /** PID proportional gain (Cinnamon: 0.1). Key {@code pid.kp}. */
     public Builder kp(double value) {
       kp = value;
       return this;
     }
 
-    /** PID integral gain per second (default 1.4, Cinnamon). */
+    /** PID integral gain per second (Cinnamon: 1.4). Key {@code pid.ki}. */
     public Builder ki(double value) {
       ki = value;
       return this;
     }
 
-    /** PID derivative gain (default 0: Cinnamon found no D term best). */
+    /** PID derivative gain (Cinnamon found no D term best). Key {@code pid.kd}. */
     public Builder kd(double value) {
       kd = value;
       return this;
     }
 
-    /** Control-loop period (default 100ms); within [1ms, 10s]. */
+    /** Period of the control loops (PID, tuner, signal sampling). Key {@code pid.tick}. */
     public Builder tickPeriod(Duration value) {
       tickPeriod = value;
       return this;
     }
 
     /**
-     * How often the limit tuner steps (default 500ms, a whole number of ticks): longer than the lag of the smoothed
-     * p90, so each step is judged on its own effect.
+     * How often the limit tuner steps: longer than the lag of the smoothed p90, so each step is judged on its own
+     * effect. Key {@code tuner.period}.
      */
     public Builder limitTuningPeriod(Duration value) {
       limitTuningPeriod = value;
       return this;
     }
 
-    /** Upper bound of every scope's rejection ratio (default 1). */
+    /** Upper bound of every scope's rejection ratio. Key {@code pid.max-rejection-ratio}. */
     public Builder maxRejectionRatio(double value) {
       maxRejectionRatio = value;
       return this;
     }
 
-    /** Tiers exempt from ratio shedding (not from the hard cap), a prefix T0..Tk (default T0). */
+    /** Tiers exempt from ratio shedding (not from the hard cap), a prefix T0..Tk. Key {@code tiers.never-shed}. */
     public Builder neverShedTiers(Tier... tiers) {
       neverShedTiers = new HashSet<>(Arrays.asList(tiers));
       return this;
     }
 
-    /** Cohorts per tier (default 128: Cinnamon's 6 × 128 levels). */
+    /** Cohorts per tier (Cinnamon: 6 tiers × 128 levels). Key {@code tiers.cohorts}. */
     public Builder cohortsPerTier(int value) {
       cohortsPerTier = value;
       return this;
     }
 
-    /** How often the unlucky cohorts rotate (default 1 minute). */
+    /** How often the unlucky cohorts rotate. Key {@code tiers.cohort-epoch}. */
     public Builder cohortEpoch(Duration value) {
       cohortEpoch = value;
       return this;
     }
 
-    /** Requests remembered by the priority distribution (default 1000, Cinnamon). */
+    /** Requests remembered by the priority distribution (Cinnamon: about 1000). Key {@code tiers.priority-window}. */
     public Builder priorityWindow(int value) {
       priorityWindow = value;
       return this;
     }
 
-    /** Error-rate signal target, a fraction in (0, 1] (default 0.1). */
+    /** Error-rate signal target, a fraction of completions. Key {@code signals.error-rate.target}. */
     public Builder errorRateTarget(double value) {
       errorRateTarget = value;
       return this;
     }
 
-    /** Queue-delay signal target (p90 time spent queued; default 50ms). */
+    /** Queue-delay signal target: p90 time spent queued. Key {@code signals.queue-delay.target}. */
     public Builder queueDelayTarget(Duration value) {
       queueDelayTarget = value;
       return this;
     }
 
     /**
-     * The requests the p90 latency signal of an op type sheds when above its target (default: that op type's own
-     * requests, e.g. READS for READ; ALL makes slow reads shed every op type).
+     * The requests the p90 latency signal of an op type sheds when above its target (READS for READ sheds only
+     * reads; ALL makes slow reads shed every op type). Key {@code signals.latency.<op>.scope}.
      */
     public Builder latencySignalScope(OpType op, OpSet scope) {
       latencySignalScope[op.ordinal()] = scope;
       return this;
     }
 
-    /** The requests the error-rate signal sheds when above its target (default ALL). */
+    /** The requests the error-rate signal sheds when above its target. Key {@code signals.error-rate.scope}. */
     public Builder errorRateScope(OpSet scope) {
       errorRateScope = scope;
       return this;
     }
 
-    /** The requests the queue-delay signal sheds when above its target (default ALL). */
+    /** The requests the queue-delay signal sheds when above its target. Key {@code signals.queue-delay.scope}. */
     public Builder queueDelayScope(OpSet scope) {
       queueDelayScope = scope;
       return this;
@@ -633,45 +647,45 @@ public final class EngineConfig {
     }
 
     /**
-     * The class of clients no pattern matches (default: share 2, floor 1, highest tier T1 — an unclassified client
-     * cannot claim the never-shed T0; list infrastructure clients in a class allowed T0).
+     * The class of clients no pattern matches (by default it may not claim the never-shed T0: list infrastructure
+     * clients in a class allowed T0). Keys {@code clients.default.*}.
      */
     public Builder defaultClientClass(double share, int floor, Tier highestTier) {
       defaultClientClass = new ClientClass("default", ".*", share, floor, highestTier);
       return this;
     }
 
-    /** Shadow mode: compute and count every decision, admit everything (default false). */
+    /** Shadow mode: compute and count every decision, admit everything. Key {@code dry-run}. */
     public Builder dryRun(boolean value) {
       dryRun = value;
       return this;
     }
 
-    /** Lower bound of retry-after hints (default 10ms). */
+    /** Lower bound of retry-after hints. Key {@code retry-after.min}. */
     public Builder retryAfterMin(Duration value) {
       retryAfterMin = value;
       return this;
     }
 
-    /** Upper bound of retry-after hints (default 30s). */
+    /** Upper bound of retry-after hints. Key {@code retry-after.max}. */
     public Builder retryAfterMax(Duration value) {
       retryAfterMax = value;
       return this;
     }
 
-    /** Fraction of each retry-after hint randomised per rejection, in [0, 1) (default 0.5). */
+    /** Fraction of each retry-after hint randomised per rejection. Key {@code retry-after.jitter}. */
     public Builder retryAfterJitter(double value) {
       retryAfterJitter = value;
       return this;
     }
 
-    /** EWMA weight of each new p90 sample, in (0, 1] (default 0.2). */
+    /** EWMA weight of each new p90 sample. Key {@code tuner.latency-smoothing}. */
     public Builder latencySmoothing(double value) {
       latencySmoothing = value;
       return this;
     }
 
-    /** Latency samples pooled before a p90 counts (default 250, Cinnamon). */
+    /** Latency samples pooled before a p90 counts (Cinnamon: 250). Key {@code tuner.latency-min-samples}. */
     public Builder latencyMinSamples(int value) {
       latencyMinSamples = value;
       return this;

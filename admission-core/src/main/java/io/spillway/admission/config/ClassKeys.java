@@ -3,7 +3,6 @@ package io.spillway.admission.config;
 import io.spillway.admission.ClientClass;
 import io.spillway.admission.EngineConfig;
 import io.spillway.admission.Tier;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -21,29 +20,8 @@ final class ClassKeys {
 
   private static final Pattern CLASS_FIELD =
       Pattern.compile("clientClass\\[(.+)]\\.(pattern|share|floor|highestTier)");
-  private static final ValueType<Tier> TIER = ValueType.enumeration(Tier.class);
 
   private ClassKeys() {}
-
-  static void declare(List<ConfigKey> keys) {
-    keys.add(new ConfigKey(DEFAULT + ".share", ValueType.NUMBER, "× limit", "(0, 100]",
-        "Share of the inflight limit (and of its cost) one client of no class may hold outstanding; above 1 lets "
-            + "a client queue beyond the limit."));
-    keys.add(new ConfigKey(DEFAULT + ".floor", ValueType.INTEGER, "requests", ">= 1",
-        "Minimum cap, in requests, of one client of no class, whatever the limit."));
-    keys.add(new ConfigKey(DEFAULT + ".max-tier", TIER, "-", "t0 .. t5",
-        "Most critical tier a client of no class may claim; a higher claim is capped to it (t0 is for listed "
-            + "infrastructure clients)."));
-    keys.add(new ConfigKey(CLASSES + ".*.pattern", ValueType.STRING, "-", "a regular expression",
-        "Client ids (whole id) this class applies to; the first class in file order whose pattern matches wins."));
-    keys.add(new ConfigKey(CLASSES + ".*.share", ValueType.NUMBER, "× limit", "(0, 100]",
-        "Share of the inflight limit (and of its cost) one client of this class may hold outstanding."));
-    keys.add(new ConfigKey(CLASSES + ".*.floor", ValueType.INTEGER, "requests", ">= 1",
-        "Minimum cap, in requests, of one client of this class, whatever the limit."));
-    keys.add(new ConfigKey(CLASSES + ".*.max-tier", TIER, "-", "t0 .. t5",
-        "Most critical tier a client of this class may claim; a higher claim is capped to it (a client cannot "
-            + "promote itself to t0 by asking)."));
-  }
 
   static void bind(ConfigValues values, EngineConfig.Builder builder) {
     ClientClass fallback = EngineConfig.defaults().defaultClientClass();

@@ -1,188 +1,29 @@
 package io.spillway.admission.config;
 
-import io.spillway.admission.ClientClass;
 import io.spillway.admission.EngineConfig;
-import io.spillway.admission.OpSet;
-import io.spillway.admission.OpType;
-import io.spillway.admission.Tier;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.BiConsumer;
-import java.util.function.Function;
 
 /**
- * The config file's keys for {@link EngineConfig}: each key declares its type, unit, range and effect (the docs
- * table is checked against these), the {@link EngineConfig.Builder} setter it feeds, the getter that reads it back,
- * and the builder field name the builder's error messages use. Every range is enforced by the builder, not here.
+ * Binds the config file to {@link EngineConfig}: each key of the table ({@link EngineKeys}) is fed to its builder
+ * setter and read back with its getter; the client-class keys go through {@link ClassKeys}. Every range is
+ * enforced by the builder, not here, and its errors come back named by key path.
  */
 public final class EngineConfigBinding implements ConfigBinding<EngineConfig> {
 
-
-  /** A key bound to a setter and a getter of values of the key's type. */
-  private static final class Bound {
-    final ConfigKey key;
-    final String field;
-    final Class<?> javaType;
-    final BiConsumer<EngineConfig.Builder, Object> setter;
-    final Function<EngineConfig, Object> getter;
-
-    @SuppressWarnings("unchecked")
-    <T> Bound(ConfigKey key, String field, Class<T> javaType, BiConsumer<EngineConfig.Builder, T> setter,
-        Function<EngineConfig, T> getter) {
-      this.key = key;
-      this.field = field;
-      this.javaType = javaType;
-      this.setter = (BiConsumer<EngineConfig.Builder, Object>) setter;
-      this.getter = (Function<EngineConfig, Object>) getter;
-    }
-  }
-
-  private final List<Bound> bound = new ArrayList<>();
   private final Map<String, String> keyByField = new LinkedHashMap<>();
-  private final ConfigSchema schema;
+  private final ConfigSchema schema = new ConfigSchema(EngineKeys.keys());
 
-  /** Declares every key. */
+  /** Binds every key of the table. */
   public EngineConfigBinding() {
-    declareLimits();
-    declareQueues();
-    declareTunerAndSignals();
-    declareRejector();
-    declareRest();
-    List<ConfigKey> keys = new ArrayList<>();
-    bound.forEach(b -> keys.add(b.key));
-    ClassKeys.declare(keys);
-    bound.forEach(b -> keyByField.put(b.field, b.key.path()));
-    schema = new ConfigSchema(keys);
-  }
-
-  private void declareLimits() {
-    integer("limit.initial", "requests", "initialLimit", "[limit.min, limit.max]",
-        "Inflight limit at start and after a restart; the tuner moves it from there.",
-        EngineConfig.Builder::initialLimit, EngineConfig::initialLimit);
-    integer("limit.min", "requests", "minLimit", ">= 1",
-        "Floor of the tuned inflight limit (Cinnamon: the CPU core count).",
-        EngineConfig.Builder::minLimit, EngineConfig::minLimit);
-    integer("limit.max", "requests", "maxLimit", "[limit.min, 1048576]", "Ceiling of the tuned inflight limit.",
-        EngineConfig.Builder::maxLimit, EngineConfig::maxLimit);
-  }
-
-  private void declareQueues() {
-    for (OpType op : OpType.values()) {
-      String at = "queues." + op.name().toLowerCase(Locale.ROOT) + ".";
-      duration(at + "latency-target", "latencyTarget[" + op + "]", ">= 0",
-          "Target p90 service latency of this op type; the limit tuner lowers the limit while the smoothed p90 is "
-              + "above it and the limit binds. 0 = learned: twice the op type's own no-load p90, measured while the "
-              + "node is not saturated.", (b, v) -> b.latencyTarget(op, v), c -> c.latencyTarget(op));
-      duration(at + "initial-service-time", "initialServiceTime[" + op + "]", "> 0",
-          "Service-time estimate (the cost of a request) until completions are measured.",
-          (b, v) -> b.initialServiceTime(op, v), c -> c.initialServiceTime(op));
-      duration(at + "target", "queueTarget[" + op + "]", "> 0 and < interval",
-          "CoDel target: a queue whose minimum delay over an interval exceeds it is overloaded (LIFO, slough).",
-          (b, v) -> b.queueTarget(op, v), c -> c.queueTarget(op));
-      duration(at + "interval", "queueInterval[" + op + "]", "> 0",
-          "CoDel interval: the window over which the minimum queueing delay is measured.",
-          (b, v) -> b.queueInterval(op, v), c -> c.queueInterval(op));
-      integer(at + "capacity", "requests", "queueCapacity[" + op + "]", "[1, 1048576]",
-          "Capacity of each tier's queue of this op type; a full queue rejects with QUEUE_FULL.",
-          (b, v) -> b.queueCapacity(op, v), c -> c.queueCapacity(op));
-      number(at + "slough-factor", "× target", "sloughFactor[" + op + "]", "[1, 100]",
-          "While overloaded, a request queued longer than slough-factor × target is dropped fast (SLOUGHED).",
-          (b, v) -> b.sloughFactor(op, v), c -> c.sloughFactor(op));
-      duration(at + "timeout", "queueTimeout[" + op + "]", "> target",
-          "Hard cap on queueing time (QUEUE_TIMEOUT), the upper bound of the adaptive queue timeout.",
-          (b, v) -> b.queueTimeout(op, v), c -> c.queueTimeout(op));
-      integer(at + "dispatch-weight", "-", "dispatchWeight[" + op + "]", "[1, 1000]",
-          "Deficit-round-robin weight of this op type when a permit frees; no op type starves.",
-          (b, v) -> b.dispatchWeight(op, v), c -> c.dispatchWeight(op));
+    for (EngineKeys.Row row : EngineKeys.rows()) {
+      if (row.boundOneByOne()) {
+        keyByField.put(row.field, row.key.path());
+      }
     }
-  }
-
-  private void declareTunerAndSignals() {
-    duration("tuner.period", "limitTuningPeriod", "[pid.tick, 100 × pid.tick]",
-        "How often the limit tuner steps; longer than the lag of the smoothed p90, so each step is judged on its "
-            + "own effect.", EngineConfig.Builder::limitTuningPeriod, EngineConfig::limitTuningPeriod);
-    number("tuner.latency-smoothing", "weight", "latencySmoothing", "(0, 1]",
-        "EWMA weight of each new p90 sample in the smoothed latency the tuner compares with the target.",
-        EngineConfig.Builder::latencySmoothing, EngineConfig::latencySmoothing);
-    integer("tuner.latency-min-samples", "samples", "latencyMinSamples", "[1, 1000000]",
-        "Latency samples pooled before a p90 counts (Cinnamon: 250).",
-        EngineConfig.Builder::latencyMinSamples, EngineConfig::latencyMinSamples);
-    number("tuner.queue-timeout-p90-multiple", "× p90", "queueTimeoutP90Multiple", "[0, 1000]",
-        "Adaptive queue timeout = this multiple of the smoothed p90, within [2 × target, timeout]; 0 = fixed.",
-        EngineConfig.Builder::queueTimeoutP90Multiple, EngineConfig::queueTimeoutP90Multiple);
-    number("signals.latency.shed-factor", "× latency-target", "latencyShedFactor", "[1, 100]",
-        "The p90 latency signal's target is this multiple of the op type's latency-target (scope: "
-            + "signals.latency.<op>.scope).",
-        EngineConfig.Builder::latencyShedFactor, EngineConfig::latencyShedFactor);
-    number("signals.error-rate.target", "fraction", "errorRateTarget", "(0, 1]",
-        "Error-rate signal target, a fraction of completions (scope: signals.error-rate.scope).",
-        EngineConfig.Builder::errorRateTarget, EngineConfig::errorRateTarget);
-    duration("signals.queue-delay.target", "queueDelayTarget", "> 0",
-        "Queue-delay signal target: p90 time spent queued (scope: signals.queue-delay.scope).",
-        EngineConfig.Builder::queueDelayTarget, EngineConfig::queueDelayTarget);
-    for (OpType op : OpType.values()) {
-      scope("signals.latency." + op.name().toLowerCase(Locale.ROOT) + ".scope", "latencySignalScope[" + op + "]",
-          "Requests the p90 latency signal of this op type sheds while above its target and the node is "
-              + "saturated (default: all, so that one node sheds its tiers in one order).", (b, v) -> b.latencySignalScope(op, v), c -> c.latencySignalScope(op));
-    }
-    scope("signals.error-rate.scope", "errorRateScope", "Requests the error-rate signal sheds while above its target.",
-        EngineConfig.Builder::errorRateScope, EngineConfig::errorRateScope);
-    scope("signals.queue-delay.scope", "queueDelayScope",
-        "Requests the queue-delay signal sheds while above its target.",
-        EngineConfig.Builder::queueDelayScope, EngineConfig::queueDelayScope);
-  }
-
-  private void scope(String path, String field, String effect, BiConsumer<EngineConfig.Builder, OpSet> setter,
-      Function<EngineConfig, OpSet> getter) {
-    bind(new ConfigKey(path, ValueType.enumeration(OpSet.class, "scope"), "-", "all, reads, writes or scans",
-        effect), field, OpSet.class, setter, getter);
-  }
-
-  private void declareRejector() {
-    number("pid.kp", "-", "kp", "[0, 100]", "PID proportional gain (Cinnamon: 0.1).",
-        EngineConfig.Builder::kp, EngineConfig::kp);
-    number("pid.ki", "1/s", "ki", "[0, 100]", "PID integral gain, per second (Cinnamon: 1.4).",
-        EngineConfig.Builder::ki, EngineConfig::ki);
-    number("pid.kd", "s", "kd", "[0, 100]", "PID derivative gain (Cinnamon: none).",
-        EngineConfig.Builder::kd, EngineConfig::kd);
-    duration("pid.tick", "tickPeriod", "[1ms, 10s]", "Period of the control loops (PID, tuner, signal sampling).",
-        EngineConfig.Builder::tickPeriod, EngineConfig::tickPeriod);
-    number("pid.max-rejection-ratio", "fraction", "maxRejectionRatio", "(0, 1]",
-        "Upper bound of every scope's rejection ratio.",
-        EngineConfig.Builder::maxRejectionRatio, EngineConfig::maxRejectionRatio);
-    bind(new ConfigKey("tiers.never-shed", ValueType.listOf(ValueType.enumeration(Tier.class)), "-",
-            "a prefix t0..tk, at most 5 tiers",
-            "Tiers the rejection ratio never sheds (the hard cap and client limits still apply)."),
-        "neverShedTiers", Object.class,
-        (b, v) -> b.neverShedTiers(((List<?>) v).toArray(new Tier[0])),
-        EngineConfigBinding::sortedTiers);
-    keyByField.put("neverShedTiers.size", "tiers.never-shed");
-    integer("tiers.cohorts", "cohorts", "cohortsPerTier", "[1, 1024]",
-        "Cohorts per tier: priority level = tier × cohorts + cohort (Cinnamon: 128).",
-        EngineConfig.Builder::cohortsPerTier, EngineConfig::cohortsPerTier);
-    duration("tiers.cohort-epoch", "cohortEpoch", "> 0", "How often the unlucky cohorts within a tier rotate.",
-        EngineConfig.Builder::cohortEpoch, EngineConfig::cohortEpoch);
-    integer("tiers.priority-window", "requests", "priorityWindow", "[10, 16777216]",
-        "Recent requests whose priority levels the ratio is cut over (Cinnamon: about 1000).",
-        EngineConfig.Builder::priorityWindow, EngineConfig::priorityWindow);
-  }
-
-  private void declareRest() {
-    bind(new ConfigKey("dry-run", ValueType.BOOLEAN, "-", "true or false",
-            "Shadow mode: every decision is computed and counted, everything is admitted."),
-        "dryRun", Boolean.class, EngineConfig.Builder::dryRun, EngineConfig::dryRun);
-    duration("retry-after.min", "retryAfterMin", "> 0", "Lower bound of retry-after hints.",
-        EngineConfig.Builder::retryAfterMin, EngineConfig::retryAfterMin);
-    duration("retry-after.max", "retryAfterMax", ">= retry-after.min", "Upper bound of retry-after hints.",
-        EngineConfig.Builder::retryAfterMax, EngineConfig::retryAfterMax);
-    number("retry-after.jitter", "fraction", "retryAfterJitter", "[0, 1)",
-        "Fraction of each retry-after hint randomised per rejection, so clients do not return in lock-step.",
-        EngineConfig.Builder::retryAfterJitter, EngineConfig::retryAfterJitter);
+    keyByField.putAll(EngineKeys.FIELD_ALIASES);
   }
 
   @Override
@@ -202,14 +43,16 @@ public final class EngineConfigBinding implements ConfigBinding<EngineConfig> {
   @Override
   public EngineConfig bind(ConfigValues values) {
     EngineConfig.Builder builder = EngineConfig.builder();
-    for (Bound b : bound) {
-      feed(values, builder, b);
+    for (EngineKeys.Row row : EngineKeys.rows()) {
+      if (row.boundOneByOne()) {
+        feed(values, builder, row);
+      }
     }
     ClassKeys.bind(values, builder);
     return values.build(builder::build);
   }
 
-  private static void feed(ConfigValues values, EngineConfig.Builder builder, Bound b) {
+  private static void feed(ConfigValues values, EngineConfig.Builder builder, EngineKeys.Row b) {
     String path = b.key.path();
     if (!values.has(path)) {
       return;
@@ -220,11 +63,15 @@ public final class EngineConfigBinding implements ConfigBinding<EngineConfig> {
   @Override
   public Map<String, Object> values(EngineConfig config) {
     Map<String, Object> values = new LinkedHashMap<>();
-    for (Bound b : bound) {
-      Object v = b.getter.apply(config);
-      values.put(b.key.path(), toSchemaType(v));
+    boolean classesWritten = false;
+    for (EngineKeys.Row row : EngineKeys.rows()) {
+      if (row.boundOneByOne()) {
+        values.put(row.key.path(), toSchemaType(row.getter.apply(config)));
+      } else if (!classesWritten) {
+        ClassKeys.write(config, values);
+        classesWritten = true;
+      }
     }
-    ClassKeys.write(config, values);
     return values;
   }
 
@@ -251,31 +98,5 @@ public final class EngineConfigBinding implements ConfigBinding<EngineConfig> {
       return ((Duration) v).toNanos();
     }
     return v;
-  }
-
-  private static List<Tier> sortedTiers(EngineConfig c) {
-    List<Tier> tiers = new ArrayList<>(c.neverShedTiers());
-    tiers.sort(null);
-    return tiers;
-  }
-
-  private void integer(String path, String unit, String field, String range, String effect,
-      BiConsumer<EngineConfig.Builder, Integer> setter, Function<EngineConfig, Integer> getter) {
-    bind(new ConfigKey(path, ValueType.INTEGER, unit, range, effect), field, Integer.class, setter, getter);
-  }
-
-  private void number(String path, String unit, String field, String range, String effect,
-      BiConsumer<EngineConfig.Builder, Double> setter, Function<EngineConfig, Double> getter) {
-    bind(new ConfigKey(path, ValueType.NUMBER, unit, range, effect), field, Double.class, setter, getter);
-  }
-
-  private void duration(String path, String field, String range, String effect,
-      BiConsumer<EngineConfig.Builder, Duration> setter, Function<EngineConfig, Duration> getter) {
-    bind(new ConfigKey(path, ValueType.DURATION, "time", range, effect), field, Duration.class, setter, getter);
-  }
-
-  private <T> void bind(ConfigKey key, String field, Class<T> javaType, BiConsumer<EngineConfig.Builder, T> setter,
-      Function<EngineConfig, T> getter) {
-    bound.add(new Bound(key, field, javaType, setter, getter));
   }
 }
