@@ -13,10 +13,10 @@ import java.util.concurrent.TimeUnit;
  * or nginx's {@code client_header_timeout}, applied to RESP frames).
  *
  * <p>Sits in front of the connection's {@link RespDecoder}. After each read it asks the decoder whether a request
- * has begun and not completed; the first time one has, a timer starts. A completed request stops it (and the next
- * partial one starts a new one), so a client pipelining steadily is never cut off, and a connection idle between
- * complete requests has no timer at all (the idle timeout is for that). Trickling bytes does not restart the timer:
- * only a complete request does. When the timer fires while the same request is still incomplete, a
+ * has begun and not completed, and notes when it began; a completed request ends that request's deadline and the
+ * next partial one starts its own, so a client pipelining steadily is never cut off, and a connection idle between
+ * complete requests is left to the idle timeout. Trickling bytes does not move the start: only a complete request
+ * does. One timer per connection checks the noted start. When a request is still incomplete past the timeout, a
  * {@link RespProtocolError} goes down the pipeline, which the dispatcher answers with {@code -ERR} and a close
  * after the replies already owed. If the connection is not being read at that moment (the server holds it back
  * for pipelining or output backpressure), the request cannot complete through the client's fault and the
@@ -30,9 +30,13 @@ final class FrameDeadline extends ChannelInboundHandlerAdapter {
   static final long CONFIRM_MILLIS = 100;
   private static final long CONFIRM_NANOS = TimeUnit.MILLISECONDS.toNanos(CONFIRM_MILLIS);
 
+  private static final long NONE = Long.MIN_VALUE;
+
   private final long timeoutNanos;
   private RespDecoder decoder;
   private ScheduledFuture<?> timer;
+  /** When the incomplete request began (the executor's ticker), or {@link #NONE} between requests. */
+  private long frameStartNanos = NONE;
   private long framesAtStart;
   private boolean confirming;
 
@@ -49,6 +53,11 @@ final class FrameDeadline extends ChannelInboundHandlerAdapter {
     decoder = ctx.pipeline().get(RespDecoder.class);
   }
 
+  /**
+   * After the decoder has seen the bytes: notes when an incomplete request began. A read costs a clock read at
+   * most; the one timer per connection is armed when a request begins and none is pending, and re-armed from the
+   * timer itself while requests keep completing (a busy pipelining connection does not schedule a task per read).
+   */
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     ctx.fireChannelRead(msg);
@@ -56,33 +65,45 @@ final class FrameDeadline extends ChannelInboundHandlerAdapter {
       decoder = ctx.pipeline().get(RespDecoder.class);
     }
     if (decoder == null || !decoder.midFrame()) {
-      cancel();
-    } else if (timer == null || decoder.framesDecoded() != framesAtStart) {
-      cancel();
-      start(ctx);
+      frameStartNanos = NONE;
+      return;
+    }
+    if (frameStartNanos == NONE || decoder.framesDecoded() != framesAtStart) {
+      frameStartNanos = ctx.executor().ticker().nanoTime();
+      framesAtStart = decoder.framesDecoded();
+      confirming = false;
+      if (timer == null) {
+        schedule(ctx, timeoutNanos);
+      }
     }
   }
 
-  private void start(ChannelHandlerContext ctx) {
-    framesAtStart = decoder.framesDecoded();
-    confirming = false;
-    timer = ctx.executor().schedule(() -> expired(ctx), timeoutNanos, TimeUnit.NANOSECONDS);
+  private void schedule(ChannelHandlerContext ctx, long delayNanos) {
+    timer = ctx.executor().schedule(() -> expired(ctx), delayNanos, TimeUnit.NANOSECONDS);
   }
 
   private void expired(ChannelHandlerContext ctx) {
     timer = null;
-    if (!ctx.channel().isActive() || !decoder.midFrame() || decoder.framesDecoded() != framesAtStart) {
+    if (!ctx.channel().isActive() || frameStartNanos == NONE || !decoder.midFrame()) {
+      return;
+    }
+    final long now = ctx.executor().ticker().nanoTime();
+    final long left = frameStartNanos + timeoutNanos - now;
+    if (left > 0) { // the request this timer was armed for completed; a later one is still in its time
+      schedule(ctx, left);
       return;
     }
     if (!ctx.channel().config().isAutoRead()) {
-      start(ctx);
+      frameStartNanos = now;
+      schedule(ctx, timeoutNanos);
       return;
     }
     if (!confirming) { // bytes already in the socket after a stalled event loop get one I/O round to arrive
       confirming = true;
-      timer = ctx.executor().schedule(() -> expired(ctx), CONFIRM_NANOS, TimeUnit.NANOSECONDS);
+      schedule(ctx, CONFIRM_NANOS);
       return;
     }
+    frameStartNanos = NONE;
     ctx.fireChannelRead(new RespProtocolError(
         "request incomplete for more than " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms"));
   }
