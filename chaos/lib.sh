@@ -89,6 +89,7 @@ start_cluster() {
   local i
   for i in 1 2 3; do start_node "$i"; done
   wait_leaders 60 || { fail_now "cluster did not elect leaders within 60 s"; }
+  wait_resp 60 1 2 3 || { fail_now "a node's RESP port did not accept connections within 60 s"; }
   log "cluster up: $PEERS"
 }
 
@@ -114,6 +115,19 @@ wait_leaders() {
     sleep 0.5
   done
   return 1
+}
+
+# wait_resp SECONDS I...: until each given node's RESP port accepts a connection (two nodes elect the leaders
+# while the third may still be starting: a load started then was refused).
+wait_resp() {
+  local deadline=$(( $(date +%s) + $1 )) i
+  shift
+  for i in "$@"; do
+    until (exec 3<>"/dev/tcp/127.0.0.1/${RESP_PORT[$i]}") 2>/dev/null; do
+      (( $(date +%s) < deadline )) || return 1
+      sleep 0.2
+    done
+  done
 }
 
 alive() { [[ -n "${NODE_PID[$1]:-}" ]] && kill -0 "${NODE_PID[$1]}" 2>/dev/null; }

@@ -47,7 +47,7 @@ public final class NodeConfig {
     this.partitions = b.partitions;
     this.dataDir = b.dataDir;
     this.resp = new RespServerSettings(b.bindHost, b.respPort, b.limits, b.maxConnections, b.idleTimeout,
-        b.maxPipelined, b.defaultTier);
+        b.frameTimeout, b.maxPipelined, b.defaultTier);
     this.respThreads = b.respThreads;
     this.storageThreads = b.storageThreads;
     this.storageQueue = b.storageQueue;
@@ -70,7 +70,7 @@ public final class NodeConfig {
   public Builder toBuilder() {
     return new Builder().nodeId(nodeId).peers(peers).partitions(partitions).dataDir(dataDir)
         .bindHost(resp.bindHost()).respPort(resp.port()).limits(resp.limits()).maxConnections(resp.maxConnections())
-        .idleTimeout(resp.idleTimeout()).maxPipelined(resp.maxPipelined()).defaultTier(resp.defaultTier())
+        .idleTimeout(resp.idleTimeout()).frameTimeout(resp.frameTimeout()).maxPipelined(resp.maxPipelined()).defaultTier(resp.defaultTier())
         .respThreads(respThreads).storage(storageThreads, storageQueue).storageCost(storageCost).requestTimeout(requestTimeout)
         .rangeLimits(rangeDefaultLimit, rangeMaxLimit).raft(raft).lagSampleInterval(lagSampleInterval)
         .lagTargets(lagTargets).chaos(chaos);
@@ -170,6 +170,7 @@ public final class NodeConfig {
     m.put("max_inline_bytes", resp.limits().maxInlineBytes());
     m.put("max_connections", resp.maxConnections());
     m.put("idle_timeout_ms", resp.idleTimeout().toMillis());
+    m.put("frame_timeout_ms", resp.frameTimeout().toMillis());
     m.put("max_pipelined", resp.maxPipelined());
     m.put("default_tier", resp.defaultTier().wireName());
     m.put("resp_threads", respThreads);
@@ -198,6 +199,7 @@ public final class NodeConfig {
     private RespLimits limits = RespLimits.defaults();
     private int maxConnections = 10_000;
     private Duration idleTimeout = Duration.ofMinutes(5);
+    private Duration frameTimeout = Duration.ofSeconds(10);
     private int maxPipelined = 128;
     private Tier defaultTier = Tier.T3;
     private int respThreads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
@@ -258,6 +260,12 @@ public final class NodeConfig {
 
     public Builder idleTimeout(Duration timeout) {
       this.idleTimeout = timeout;
+      return this;
+    }
+
+    /** How long one request may stay incomplete before its connection gets {@code -ERR} and is closed. */
+    public Builder frameTimeout(Duration timeout) {
+      this.frameTimeout = timeout;
       return this;
     }
 

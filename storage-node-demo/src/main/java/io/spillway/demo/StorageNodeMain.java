@@ -10,6 +10,8 @@ import io.spillway.demo.command.Tier;
 import io.spillway.demo.load.ConnectionPlan;
 import io.spillway.demo.load.LoadGenerator;
 import io.spillway.demo.load.LoadSettings;
+import io.spillway.demo.load.RetryPolicy;
+import io.spillway.demo.load.RetryingLoad;
 import io.spillway.demo.load.WriteLedger;
 import io.spillway.demo.pipeline.StorageCost;
 import io.spillway.demo.raft.PeerAddress;
@@ -41,13 +43,13 @@ import java.util.function.Supplier;
  */
 public final class StorageNodeMain {
   static final Set<String> NODE_OPTIONS = Set.of("data-dir", "partitions", "bind", "admin-port",
-      "max-connections", "max-bulk-bytes", "max-array-length", "idle-timeout-ms", "storage-threads", "storage-queue",
+      "max-connections", "max-bulk-bytes", "max-array-length", "idle-timeout-ms", "frame-timeout-ms", "storage-threads", "storage-queue",
       "request-timeout-ms", "default-tier", "resp-port", "raft-port", "id", "peers", "config", "lag-target-entries",
       "lag-target-ms", "follower-down-ms", "storage-cost-ms", "cpu-hog", "admission", "admission-rate",
       "admission-concurrency");
   private static final Set<String> LOAD_OPTIONS = Set.of("targets", "connections", "rate", "duration", "read-ratio",
       "keys", "value-bytes", "tiers", "max-outstanding", "ledger", "csv", "client-name", "run",
-      "partition", "partitions");
+      "partition", "partitions", "retry");
   private static final Set<String> VERIFY_OPTIONS = Set.of("targets", "ledger", "timeout-ms");
 
   static final String HELP = """
@@ -78,6 +80,8 @@ public final class StorageNodeMain {
         --max-bulk-bytes N      largest bulk string (default 1048576)
         --max-array-length N    most arguments per command (default 1024)
         --idle-timeout-ms N     close connections idle this long (default 300000)
+        --frame-timeout-ms N    answer -ERR and close a connection whose request stays incomplete this long
+                                (slow loris; default 10000)
         --storage-threads N     storage executor threads (default: cores, at least 2)
         --storage-queue N       storage executor queue (default 1024)
         --storage-cost-ms R,W,S fixed CPU-free wait per read, write, scan on a storage thread, like a disk-bound
@@ -132,6 +136,10 @@ public final class StorageNodeMain {
         --csv FILE              each second's per-tier figures as CSV
         --client-name NAME      every connection names itself NAME (default load-<tier>-<n>)
         --partition P           use only keys of partition P of --partitions N (default: every key)
+        --retry MODE            retrying callers instead of one attempt per request: naive (at once, ignoring
+                                retry_after_ms: a retry storm), backoff (full jitter, honours retry_after_ms),
+                                helper (the client module's retrier) or none; 3 attempts of 1 s each. The CSV
+                                counts calls and adds an attempts column. Not with --ledger or --partition
 
       Verify options (exit 0 only if every acknowledged key reads back with its value from every target):
         --ledger FILE[,FILE]    ledgers written by load --ledger
@@ -197,6 +205,7 @@ public final class StorageNodeMain {
             .maxArrayLength(o.integer("max-array-length", 1024))
             .maxCommandBytes(Math.max(8L << 20, o.integer("max-bulk-bytes", 1 << 20))).build())
         .idleTimeout(Duration.ofMillis(o.integer("idle-timeout-ms", 300_000)))
+        .frameTimeout(Duration.ofMillis(o.integer("frame-timeout-ms", 10_000)))
         .storage(o.integer("storage-threads", Math.max(2, Runtime.getRuntime().availableProcessors())),
             o.integer("storage-queue", 1024))
         .storageCost(StorageCost.parse(o.string("storage-cost-ms", "0")))
@@ -330,6 +339,18 @@ public final class StorageNodeMain {
       final String name = o.string("client-name", null);
       plans = plans.stream().map(p -> new ConnectionPlan(p.target(), p.tier(), name, p.ratePerSecond(),
           p.readRatio())).toList();
+    }
+    if (o.has("retry")) {
+      if (o.has("ledger") || o.has("partition")) {
+        throw new IllegalArgumentException("--retry cannot be combined with --ledger or --partition (run a second "
+            + "load for the ledger)");
+      }
+      final RetryPolicy policy = RetryPolicy.DEFAULT.withMode(RetryPolicy.Mode.parse(o.string("retry", null)));
+      try (PrintStream csv = o.has("csv") ? new PrintStream(Files.newOutputStream(Path.of(o.string("csv", null))),
+          false, StandardCharsets.US_ASCII) : null) {
+        new RetryingLoad(plans, settings.shape(), policy, System.out, csv).run();
+      }
+      return;
     }
     final String run = o.string("run", "w");
     if (run.isEmpty() || run.contains(",") || run.contains(" ")) {

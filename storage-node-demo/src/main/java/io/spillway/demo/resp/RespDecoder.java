@@ -34,6 +34,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
   private int remainingArgs;
   private int bulkLength;
   private long commandBytes;
+  private long framesDecoded;
 
   /** Creates a decoder enforcing the given limits. */
   public RespDecoder(RespLimits limits) {
@@ -67,6 +68,20 @@ public final class RespDecoder extends ByteToMessageDecoder {
         return;
       }
     }
+  }
+
+  /**
+   * Whether a request has begun and not yet been completed: some bytes of it are buffered or parsed. False between
+   * complete requests and after a protocol error.
+   */
+  public boolean midFrame() {
+    return state == State.BULK_HEADER || state == State.BULK_BODY
+        || (state == State.START && internalBuffer().isReadable());
+  }
+
+  /** Requests decoded so far on this connection. */
+  public long framesDecoded() {
+    return framesDecoded;
   }
 
   private boolean readArrayHeader(ByteBuf in, List<Object> out) {
@@ -129,6 +144,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
     args.add(bytes);
     if (--remainingArgs == 0) {
       out.add(new RespCommand(args));
+      framesDecoded++;
       args = null;
       state = State.START;
     } else {
@@ -170,6 +186,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
     }
     if (!words.isEmpty()) {
       out.add(new RespCommand(words));
+      framesDecoded++;
     }
     return true;
   }

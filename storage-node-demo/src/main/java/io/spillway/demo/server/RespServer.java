@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
- * A node's RESP listener: connection cap → idle timeout → bounded RESP decoder → encoder → per-connection
+ * A node's RESP listener: connection cap → idle timeout → request deadline → bounded RESP decoder → encoder → per-connection
  * dispatcher ({@link RespConnectionHandler}) feeding the {@link RequestPipeline}.
  */
 public final class RespServer implements AutoCloseable {
@@ -68,6 +68,7 @@ public final class RespServer implements AutoCloseable {
             ch.pipeline()
                 .addLast("limit", limiter)
                 .addLast("idle", new IdleStateHandler(0, 0, idleMillis, TimeUnit.MILLISECONDS))
+                .addLast("frame-deadline", new FrameDeadline(settings.frameTimeout()))
                 .addLast("decoder", new RespDecoder(settings.limits()))
                 .addLast("encoder", encoder)
                 .addLast("dispatch", new RespConnectionHandler(pipeline, parser, sessionCommands, settings,
