@@ -38,10 +38,14 @@ log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*" | tee -a "$OUT/scenario.log" >
 phase() { if [[ "$QUICK" == 1 ]]; then echo "$2"; else echo "$1"; fi; }
 
 # free_port: a loopback TCP port nobody listens on and this run has not handed out.
+# Ports come from below the kernel's ephemeral range: a port inside it may be held at any moment as the local end of
+# an outgoing connection (the load generator opens thousands), which a connect test cannot see and bind then fails.
+EPHEMERAL_LOW=$(awk '{print $1}' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
 free_port() {
-  local p
+  local p span=$(( EPHEMERAL_LOW - 10000 ))
+  (( span > 1000 )) || span=20000
   for _ in $(seq 1 200); do
-    p=$(( 20000 + RANDOM % 40000 ))
+    p=$(( 10000 + (RANDOM * 32768 + RANDOM) % span ))
     [[ -n "${USED_PORTS[$p]:-}" ]] && continue
     if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
       USED_PORTS[$p]=1
@@ -61,12 +65,22 @@ http() {
     cat <&3" 2>/dev/null | sed '1,/^\r\{0,1\}$/d'
 }
 
+# distinct_port: a free port not yet given to this cluster (free_port runs in a subshell, so it cannot remember).
+distinct_port() {
+  local p taken
+  while :; do
+    p=$(free_port) || return 1
+    taken=" ${RESP_PORT[*]:-} ${RAFT_PORT[*]:-} ${ADMIN_PORT[*]:-} "
+    [[ "$taken" == *" $p "* ]] || { echo "$p"; return 0; }
+  done
+}
+
 # cluster_ports: allocates the 3 nodes' ports and the --peers list.
 cluster_ports() {
   local i
   PEERS=""
   for i in 1 2 3; do
-    RESP_PORT[$i]=$(free_port); RAFT_PORT[$i]=$(free_port); ADMIN_PORT[$i]=$(free_port)
+    RESP_PORT[$i]=$(distinct_port); RAFT_PORT[$i]=$(distinct_port); ADMIN_PORT[$i]=$(distinct_port)
     PEERS+="${PEERS:+,}n$i=127.0.0.1:${RAFT_PORT[$i]}"
   done
 }
