@@ -2,11 +2,9 @@ package io.spillway.demo.strategy;
 
 import io.github.resilience4j.ratelimiter.RateLimiter;
 import io.github.resilience4j.ratelimiter.RateLimiterConfig;
-import io.spillway.admission.Outcome;
 import io.spillway.demo.pipeline.RequestPipeline.ClassifiedRequest;
 import java.time.Duration;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * {@link StrategyKind#TOKEN_BUCKET}: the static quota users put in front of a store, a Resilience4j
@@ -15,10 +13,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * near 20 ms so that a whole number of permits per period gives the rate ({@code n} permits every
  * {@code n / rate} s). It counts requests, whatever each costs: the source's argument against QPS quotas.
  */
-public final class TokenBucketStrategy implements AdmissionStrategy {
+public final class TokenBucketStrategy extends CountedStrategy {
   private final RateLimiter limiter;
   private final long periodNanos;
-  private final AtomicLong outstanding = new AtomicLong();
 
   /** A bucket of {@code ratePerSecond} requests/s. */
   public TokenBucketStrategy(String name, double ratePerSecond) {
@@ -31,21 +28,10 @@ public final class TokenBucketStrategy implements AdmissionStrategy {
   @Override
   public void submit(ClassifiedRequest request, Executor executor, Callback callback) {
     if (limiter.acquirePermission()) {
-      outstanding.incrementAndGet();
-      callback.onAdmitted(0L);
+      admit(callback);
     } else {
       callback.onRejected("RATE_LIMITED", periodNanos);
     }
-  }
-
-  @Override
-  public void release(long permit, Outcome outcome, long serviceNanos) {
-    outstanding.decrementAndGet();
-  }
-
-  @Override
-  public long pending() {
-    return outstanding.get();
   }
 
   @Override

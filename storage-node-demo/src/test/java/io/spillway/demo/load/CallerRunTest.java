@@ -3,15 +3,10 @@ package io.spillway.demo.load;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.spillway.demo.command.Tier;
-import java.io.BufferedInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -21,38 +16,6 @@ import org.junit.jupiter.api.Timeout;
 /** The callers against a scripted RESP server on loopback: retries counted once, timeouts, naive retry storms. */
 @Timeout(30)
 class CallerRunTest {
-
-  /** Answers CLIENT/SPILLWAY.TIER with +OK and every data command with {@code reply} (null: never answers). */
-  private static ServerSocket server(String reply) throws IOException {
-    final ServerSocket ss = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-    final Thread t = new Thread(() -> {
-      try (Socket s = ss.accept()) {
-        final InputStream in = new BufferedInputStream(s.getInputStream());
-        final OutputStream out = s.getOutputStream();
-        while (true) {
-          final String header = RespWire.readLine(in);
-          final int n = Integer.parseInt(header.substring(1));
-          String name = null;
-          for (int i = 0; i < n; i++) {
-            final int len = Integer.parseInt(RespWire.readLine(in).substring(1));
-            final String arg = new String(in.readNBytes(len + 2), StandardCharsets.UTF_8).trim();
-            name = name == null ? arg : name;
-          }
-          if (name.equals("CLIENT") || name.equals("SPILLWAY.TIER")) {
-            out.write("+OK\r\n".getBytes(StandardCharsets.US_ASCII));
-          } else if (reply != null) {
-            out.write((reply + "\r\n").getBytes(StandardCharsets.US_ASCII));
-          }
-          out.flush();
-        }
-      } catch (IOException | RuntimeException closed) {
-        // test over
-      }
-    }, "fake-resp");
-    t.setDaemon(true);
-    t.start();
-    return ss;
-  }
 
   private static Map<Tier, CallStats> run(ServerSocket ss, RetryPolicy policy, long seconds) throws IOException {
     final CallSchedule schedule = new CallSchedule(50, List.of(new LoadPhase("p", Duration.ofSeconds(seconds), 1,
@@ -64,7 +27,7 @@ class CallerRunTest {
 
   @Test
   void naiveCallersSendThreeAttemptsPerRejectedCallAndCountTheCallOnce() throws IOException {
-    try (ServerSocket ss = server("-BUSY SHED_TIER retry_after_ms=5000 tier=t1")) {
+    try (ServerSocket ss = FakeRespServer.start("-BUSY SHED_TIER retry_after_ms=5000 tier=t1")) {
       final CallStats.CallSample s = run(ss, RetryPolicy.DEFAULT.withMode(RetryPolicy.Mode.NAIVE), 1).get(Tier.T1)
           .sample();
       assertThat(s.calls()).isBetween(40L, 60L);
@@ -79,7 +42,7 @@ class CallerRunTest {
 
   @Test
   void backoffCallersHonourRetryAfterAndDoNotRetryWithinTheRun() throws IOException {
-    try (ServerSocket ss = server("-BUSY SHED_TIER retry_after_ms=5000 tier=t1")) {
+    try (ServerSocket ss = FakeRespServer.start("-BUSY SHED_TIER retry_after_ms=5000 tier=t1")) {
       final CallStats.CallSample s = run(ss, RetryPolicy.DEFAULT, 1).get(Tier.T1).sample();
       assertThat(s.attempts()).isEqualTo(s.calls()); // every retry was due after the run: none sent
       assertThat(s.failed()).isEqualTo(s.calls());
@@ -92,7 +55,7 @@ class CallerRunTest {
 
   @Test
   void anUnansweredAttemptTimesOutAndIsRetried() throws IOException {
-    try (ServerSocket ss = server(null)) {
+    try (ServerSocket ss = FakeRespServer.start(null)) {
       final RetryPolicy fast = new RetryPolicy(RetryPolicy.Mode.NAIVE, Duration.ofMillis(100), 3, Duration.ZERO,
           Duration.ZERO);
       final CallStats.CallSample s = run(ss, fast, 1).get(Tier.T1).sample();
@@ -105,7 +68,7 @@ class CallerRunTest {
 
   @Test
   void successesAreTimedFromTheIntendedSend() throws IOException {
-    try (ServerSocket ss = server("+OK")) {
+    try (ServerSocket ss = FakeRespServer.start("+OK")) {
       final CallStats.CallSample s = run(ss, RetryPolicy.DEFAULT, 1).get(Tier.T1).sample();
       assertThat(s.ok()).isEqualTo(s.calls());
       assertThat(s.attempts()).isEqualTo(s.calls());
@@ -115,7 +78,7 @@ class CallerRunTest {
 
   @Test
   void helperCallersThrottleThemselvesWhileTheNodeRefuses() throws IOException {
-    try (ServerSocket ss = server("-BUSY SHED_TIER retry_after_ms=1 tier=t1")) {
+    try (ServerSocket ss = FakeRespServer.start("-BUSY SHED_TIER retry_after_ms=1 tier=t1")) {
       final CallStats.CallSample s = run(ss, RetryPolicy.DEFAULT.withMode(RetryPolicy.Mode.HELPER), 1).get(Tier.T1)
           .sample();
       assertThat(s.calls()).isBetween(40L, 60L);

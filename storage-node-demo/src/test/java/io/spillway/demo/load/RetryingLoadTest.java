@@ -3,16 +3,13 @@ package io.spillway.demo.load;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.spillway.demo.command.Tier;
-import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -42,7 +39,7 @@ class RetryingLoadTest {
 
   @Test
   void naiveRetriesPutThreeAttemptsOnTheWirePerRefusedCall() throws IOException {
-    try (ServerSocket ss = busyServer()) {
+    try (ServerSocket ss = FakeRespServer.start("-BUSY SHED_TIER retry_after_ms=5000 tier=t1")) {
       final ConnectionPlan plan = new ConnectionPlan(new InetSocketAddress(InetAddress.getLoopbackAddress(),
           ss.getLocalPort()), Tier.T1, "storm", 50, 0.5);
       final ByteArrayOutputStream csvBytes = new ByteArrayOutputStream();
@@ -68,7 +65,7 @@ class RetryingLoadTest {
 
   @Test
   void backoffRetriesWaitForRetryAfter() throws IOException {
-    try (ServerSocket ss = busyServer()) {
+    try (ServerSocket ss = FakeRespServer.start("-BUSY SHED_TIER retry_after_ms=5000 tier=t1")) {
       final ConnectionPlan plan = new ConnectionPlan(new InetSocketAddress(InetAddress.getLoopbackAddress(),
           ss.getLocalPort()), Tier.T1, "polite", 50, 0.5);
       final CallStats.CallSample s = new RetryingLoad(List.of(plan),
@@ -76,34 +73,5 @@ class RetryingLoadTest {
           new PrintStream(OutputStream.nullOutputStream()), null).run().get(Tier.T1);
       assertThat(s.attempts()).isEqualTo(s.calls()); // retry_after_ms=5000 is past the end of the run
     }
-  }
-
-  /** Answers CLIENT/SPILLWAY.TIER with +OK and every data command with a -BUSY carrying retry_after_ms=5000. */
-  private static ServerSocket busyServer() throws IOException {
-    final ServerSocket ss = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-    final Thread t = new Thread(() -> {
-      try (Socket s = ss.accept()) {
-        final InputStream in = new BufferedInputStream(s.getInputStream());
-        final OutputStream out = s.getOutputStream();
-        while (true) {
-          final int n = Integer.parseInt(RespWire.readLine(in).substring(1));
-          String name = null;
-          for (int i = 0; i < n; i++) {
-            final int len = Integer.parseInt(RespWire.readLine(in).substring(1));
-            final String arg = new String(in.readNBytes(len + 2), StandardCharsets.UTF_8).trim();
-            name = name == null ? arg : name;
-          }
-          final String reply = name.equals("CLIENT") || name.equals("SPILLWAY.TIER") ? "+OK"
-              : "-BUSY SHED_TIER retry_after_ms=5000 tier=t1";
-          out.write((reply + "\r\n").getBytes(StandardCharsets.US_ASCII));
-          out.flush();
-        }
-      } catch (IOException | RuntimeException closed) {
-        // test over
-      }
-    }, "fake-resp");
-    t.setDaemon(true);
-    t.start();
-    return ss;
   }
 }

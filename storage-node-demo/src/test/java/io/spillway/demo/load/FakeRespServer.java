@@ -1,0 +1,48 @@
+package io.spillway.demo.load;
+
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+
+/** A scripted RESP server on loopback for the load generator's tests: one connection, one canned reply. */
+final class FakeRespServer {
+  private FakeRespServer() {
+  }
+
+  /** Answers CLIENT/SPILLWAY.TIER with +OK and every data command with {@code reply} (null: never answers). */
+  static ServerSocket start(String reply) throws IOException {
+    final ServerSocket ss = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+    final Thread t = new Thread(() -> {
+      try (Socket s = ss.accept()) {
+        final InputStream in = new BufferedInputStream(s.getInputStream());
+        final OutputStream out = s.getOutputStream();
+        while (true) {
+          final String header = RespWire.readLine(in);
+          final int n = Integer.parseInt(header.substring(1));
+          String name = null;
+          for (int i = 0; i < n; i++) {
+            final int len = Integer.parseInt(RespWire.readLine(in).substring(1));
+            final String arg = new String(in.readNBytes(len + 2), StandardCharsets.UTF_8).trim();
+            name = name == null ? arg : name;
+          }
+          if (name.equals("CLIENT") || name.equals("SPILLWAY.TIER")) {
+            out.write("+OK\r\n".getBytes(StandardCharsets.US_ASCII));
+          } else if (reply != null) {
+            out.write((reply + "\r\n").getBytes(StandardCharsets.US_ASCII));
+          }
+          out.flush();
+        }
+      } catch (IOException | RuntimeException closed) {
+        // test over
+      }
+    }, "fake-resp");
+    t.setDaemon(true);
+    t.start();
+    return ss;
+  }
+}
