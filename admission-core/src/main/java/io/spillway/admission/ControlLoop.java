@@ -507,10 +507,6 @@ final class ControlLoop {
         retry.shedNanos(), publishedServiceNanos, publishedReport));
   }
 
-  int limit() {
-    return tuner.limit();
-  }
-
   private static boolean rescope(MeasuredSignal signal, OpSet ops) {
     if (signal.scope().ops() == ops) {
       return false;

@@ -91,11 +91,6 @@ final class InflightLimiter {
     reserve = permits;
   }
 
-  /** The reserve in force at the current limit. */
-  int reserve() {
-    return reserveOf(limit());
-  }
-
   /** Takes a permit regardless of the limit (dry-run mode only: the request is admitted anyway). */
   void forceAcquire() {
     int inflight = (int) (((long) STATE.getAndAdd(this, 1L) + 1) & INFLIGHT_MASK);

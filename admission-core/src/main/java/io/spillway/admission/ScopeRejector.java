@@ -167,9 +167,6 @@ final class ScopeRejector {
     return measurement;
   }
 
-  long signalFailures() {
-    return signalFailures;
-  }
 
   @Override
   public String toString() {
