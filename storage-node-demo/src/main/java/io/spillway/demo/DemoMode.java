@@ -10,6 +10,7 @@ import io.spillway.demo.command.Tier;
 import io.spillway.demo.load.ConnectionPlan;
 import io.spillway.demo.load.LoadGenerator;
 import io.spillway.demo.load.LoadReport;
+import io.spillway.demo.load.TieredService;
 import io.spillway.demo.load.LoadShape;
 import io.spillway.demo.pipeline.StorageCost;
 import java.io.ByteArrayOutputStream;
@@ -50,17 +51,6 @@ final class DemoMode {
       "storage-threads", "storage-cost-ms", "cpu-hog");
   static final Set<String> FLAGS = Set.of("engine-trace");
 
-  /** Tier, share of the offered load, client name. */
-  private record Client(Tier tier, double share, String name) {
-  }
-
-  private static final List<Client> CLIENTS = List.of(
-      new Client(Tier.T0, 0.02, "health-probe"),
-      new Client(Tier.T1, 0.10, "checkout-api"),
-      new Client(Tier.T2, 0.18, "orders-api"),
-      new Client(Tier.T3, 0.20, "catalog-api"),
-      new Client(Tier.T4, 0.25, "recommendations"),
-      new Client(Tier.T5, 0.25, "report-batch"));
   /** Share of each client's requests that are SETs, sent on its own connection. */
   private static final double WRITE_SHARE = 0.05;
   /**
@@ -177,7 +167,7 @@ final class DemoMode {
   static List<ConnectionPlan> plans(List<StorageNode> nodes, int rate) {
     final List<ConnectionPlan> plans = new ArrayList<>();
     int i = 0;
-    for (Client c : CLIENTS) {
+    for (TieredService c : TieredService.MIX) {
       final double clientRate = rate * c.share();
       for (StorageNode n : nodes) {
         split(plans, address(n), c, clientRate * (1 - WRITE_SHARE) / nodes.size(), 1.0);
@@ -187,7 +177,7 @@ final class DemoMode {
     return plans;
   }
 
-  private static void split(List<ConnectionPlan> plans, InetSocketAddress target, Client c, double rate,
+  private static void split(List<ConnectionPlan> plans, InetSocketAddress target, TieredService c, double rate,
       double readRatio) {
     final int n = Math.max(1, (int) Math.ceil(rate / MAX_RATE_PER_CONNECTION));
     for (int k = 0; k < n; k++) {

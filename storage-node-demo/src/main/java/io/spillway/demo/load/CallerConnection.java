@@ -2,7 +2,6 @@ package io.spillway.demo.load;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -238,14 +237,7 @@ final class CallerConnection implements AutoCloseable {
   private void readLoop() {
     try {
       while (reading) {
-        final int type = in.read();
-        if (type < 0) {
-          throw new EOFException();
-        }
-        final String line = RespWire.readLine(in);
-        if (type == '$' || type == '*') {
-          RespWire.skipBody(in, type, Integer.parseInt(line));
-        }
+        final RespWire.Reply reply = RespWire.readReply(in);
         final long now = System.nanoTime();
         final Attempt a = awaitingReply.poll();
         if (a == null) {
@@ -255,15 +247,15 @@ final class CallerConnection implements AutoCloseable {
         if (!a.state.compareAndSet(PENDING, DONE)) {
           continue; // timed out already: its call was retried or failed then
         }
-        if (type != '-') {
+        if (!reply.isError()) {
           stats.succeeded(now - a.call.intendedNanos);
           if (schedule.phaseAt(now - startNanos).retry().mode() == RetryPolicy.Mode.HELPER) {
             helper.onAccepted();
           }
-        } else if (line.startsWith("BUSY ")) {
-          failedAttempt(a.call, a.number, BusyReply.reason(line), BusyReply.retryAfterNanos(line), now);
+        } else if (reply.line().startsWith("BUSY ")) {
+          failedAttempt(a.call, a.number, BusyReply.reason(reply.line()), BusyReply.retryAfterNanos(reply.line()), now);
         } else {
-          failedAttempt(a.call, a.number, line.startsWith("timeout") ? "SERVER_TIMEOUT" : "ERROR", 0L, now);
+          failedAttempt(a.call, a.number, reply.line().startsWith("timeout") ? "SERVER_TIMEOUT" : "ERROR", 0L, now);
         }
       }
     } catch (IOException | RuntimeException e) {

@@ -2,7 +2,6 @@ package io.spillway.demo.load;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -154,17 +153,10 @@ final class LoadConnection implements AutoCloseable {
   private void readLoop() {
     try {
       while (running || !sentAt.isEmpty()) {
-        final int type = in.read();
-        if (type < 0) {
-          throw new EOFException();
-        }
-        final String line = RespWire.readLine(in);
-        if (type == '$' || type == '*') {
-          RespWire.skipBody(in, type, Integer.parseInt(line));
-        }
+        final RespWire.Reply reply = RespWire.readReply(in);
         final Pending p = sentAt.poll();
-        stats.recordReply(p == null ? 0 : System.nanoTime() - p.sentAtNanos(), type == '-' ? line : null);
-        if (p != null && p.key() != null && type == '+') {
+        stats.recordReply(p == null ? 0 : System.nanoTime() - p.sentAtNanos(), reply.isError() ? reply.line() : null);
+        if (p != null && p.key() != null && reply.type() == '+') {
           ledger.acknowledged(p.key(), p.value(), System.currentTimeMillis());
         }
       }

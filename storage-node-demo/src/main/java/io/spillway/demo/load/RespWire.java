@@ -23,6 +23,27 @@ public final class RespWire {
     }
   }
 
+  /** A reply's first byte ({@code +}, {@code -}, {@code :}, {@code $}, {@code *}) and the rest of its first line. */
+  public record Reply(int type, String line) {
+    /** Whether the node refused or failed the command ({@code -}). */
+    public boolean isError() {
+      return type == '-';
+    }
+  }
+
+  /** Reads one whole reply, skipping a bulk string's or an array's body. */
+  public static Reply readReply(InputStream in) throws IOException {
+    final int type = in.read();
+    if (type < 0) {
+      throw new EOFException();
+    }
+    final String line = readLine(in);
+    if (type == '$' || type == '*') {
+      skipBody(in, type, Integer.parseInt(line));
+    }
+    return new Reply(type, line);
+  }
+
   /** Reads up to the next LF; the CR is dropped. */
   public static String readLine(InputStream in) throws IOException {
     final StringBuilder b = new StringBuilder();

@@ -1,7 +1,7 @@
 package io.spillway.demo.shootout;
 
-import io.spillway.demo.command.Tier;
 import io.spillway.demo.load.CallerPlan;
+import io.spillway.demo.load.TieredService;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,24 +16,13 @@ final class Callers {
   /** Most first attempts per second one connection sends at the peak rate. */
   static final double MAX_PEAK_RATE_PER_CONNECTION = 30;
 
-  private record Service(Tier tier, double share, String name) {
-  }
-
-  private static final List<Service> SERVICES = List.of(
-      new Service(Tier.T0, 0.02, "health-probe"),
-      new Service(Tier.T1, 0.10, "checkout-api"),
-      new Service(Tier.T2, 0.18, "orders-api"),
-      new Service(Tier.T3, 0.20, "catalog-api"),
-      new Service(Tier.T4, 0.25, "recommendations"),
-      new Service(Tier.T5, 0.25, "report-batch"));
-
   private Callers() {
   }
 
   /** Plans for the given node endpoints at a peak of {@code peakRate} first attempts per second. */
   static List<CallerPlan> plans(List<InetSocketAddress> nodes, double peakRate) {
     final List<CallerPlan> plans = new ArrayList<>();
-    for (Service s : SERVICES) {
+    for (TieredService s : TieredService.MIX) {
       final double perNode = s.share() / nodes.size();
       final int n = Math.max(1, (int) Math.ceil(peakRate * perNode / MAX_PEAK_RATE_PER_CONNECTION));
       for (InetSocketAddress node : nodes) {
