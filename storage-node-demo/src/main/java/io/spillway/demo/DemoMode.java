@@ -6,12 +6,14 @@ import io.spillway.admission.EngineStats;
 import io.spillway.admission.Reason;
 import io.spillway.demo.admin.AdminHttpServer;
 import io.spillway.demo.admission.EngineConfigSource;
+import io.spillway.demo.command.OpType;
 import io.spillway.demo.command.Tier;
 import io.spillway.demo.load.ConnectionPlan;
 import io.spillway.demo.load.LoadGenerator;
 import io.spillway.demo.load.LoadReport;
 import io.spillway.demo.load.TieredService;
 import io.spillway.demo.load.LoadShape;
+import io.spillway.demo.pipeline.PipelineMetrics;
 import io.spillway.demo.pipeline.StorageCost;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -114,11 +116,11 @@ final class DemoMode {
       out.printf(Locale.ROOT, "storage: %d threads per node, fixed cost %s: capacity %s%n", first.storageThreads(),
           first.storageCost(), capacity(first));
       final List<ConnectionPlan> plans = plans(cluster.nodes(), rate);
-      final boolean trace = o.flag("engine-trace");
+      final EngineTrace trace = o.flag("engine-trace") ? new EngineTrace(cluster.nodes()) : null;
       final LoadReport report = new LoadGenerator(plans, new LoadShape(duration, ramp, 10_000, 100, 512), out,
           () -> {
-            if (trace) {
-              EngineTrace.print(cluster.nodes(), out);
+            if (trace != null) {
+              trace.print(out);
             }
           }).run();
       // Taken while the engines still run; printed once the cluster is down, so it stays the last thing printed.
@@ -216,6 +218,12 @@ final class DemoMode {
       out.printf(Locale.ROOT, "  %s: leads %d of %d partitions, limit %d, inflight %d, rejection ratio %.2f, "
           + "cut %d of %d levels%n", n.config().nodeId(), n.raft().leaderships(), n.config().partitions(), s.limit(),
           s.inflight(), s.rejectionRatio(), s.cut(), s.levels());
+      final PipelineMetrics m = n.metrics();
+      out.printf(Locale.ROOT, "      storage busy %.1f %% of %d threads; ok reads %d, writes %d; timed out %d%n",
+          100.0 * n.storage().busyNanos() / (report.seconds() * 1e9) / n.storage().threads(),
+          n.storage().threads(), m.count(OpType.READ, PipelineMetrics.Outcome.OK),
+          m.count(OpType.WRITE, PipelineMetrics.Outcome.OK),
+          m.count(OpType.READ, PipelineMetrics.Outcome.TIMEOUT) + m.count(OpType.WRITE, PipelineMetrics.Outcome.TIMEOUT));
     }
   }
 

@@ -8,7 +8,8 @@ import java.util.Locale;
 
 /**
  * The demo's once-a-second view of each node's engine, printed under the load generator's table so that a run
- * shows where the time goes: the engine's limit, inflight and queued requests, the p50/p90 of the READ work it
+ * shows where the time goes: the share of the storage threads' time spent on work since the previous line, the
+ * engine's limit, inflight and queued requests, the p50/p90 of the READ work it
  * admitted in the current signal window (storage time, as the engine measures it) and its learned no-load baseline,
  * {@code SAT} when the last tick saw the node saturated (the only state in which latency may shed), and every scope
  * that is shedding
@@ -16,18 +17,34 @@ import java.util.Locale;
  * {@link EngineStats} is cheap (counters and the latest control-loop snapshot); no request is touched.
  */
 final class EngineTrace {
-  private EngineTrace() {
+  private final List<StorageNode> nodes;
+  private final long[] lastBusyNanos;
+  private long lastNanos = System.nanoTime();
+
+  EngineTrace(List<StorageNode> nodes) {
+    this.nodes = List.copyOf(nodes);
+    this.lastBusyNanos = new long[nodes.size()];
+    for (int i = 0; i < nodes.size(); i++) {
+      lastBusyNanos[i] = nodes.get(i).storage().busyNanos();
+    }
   }
 
   /** Prints one line per node. */
-  static void print(List<StorageNode> nodes, PrintStream out) {
-    for (StorageNode n : nodes) {
+  void print(PrintStream out) {
+    final long now = System.nanoTime();
+    final long elapsed = Math.max(1, now - lastNanos);
+    lastNanos = now;
+    for (int i = 0; i < nodes.size(); i++) {
+      final StorageNode n = nodes.get(i);
+      final long busy = n.storage().busyNanos();
+      final double utilisation = (double) (busy - lastBusyNanos[i]) / elapsed / n.storage().threads();
+      lastBusyNanos[i] = busy;
       final EngineStats s = n.admission().engine().stats();
       final StringBuilder b = new StringBuilder();
       b.append(String.format(Locale.ROOT,
-          "       %s limit %3d inflight %3d queued %3d read p50/p90 %6.1f/%6.1f ms (base %5.1f)"
+          "       %s busy %3.0f %% limit %3d inflight %3d queued %3d read p50/p90 %6.1f/%6.1f ms (base %5.1f)"
               + " write p90 %6.1f ms (base %5.1f)%s",
-          n.config().nodeId(), s.limit(), s.inflight(), s.waiting(), s.intervalP50Nanos(OpType.READ) / 1e6,
+          n.config().nodeId(), 100 * utilisation, s.limit(), s.inflight(), s.waiting(), s.intervalP50Nanos(OpType.READ) / 1e6,
           s.intervalP90Nanos(OpType.READ) / 1e6, s.latencyBaselineNanos(OpType.READ) / 1e6,
           s.p90Nanos(OpType.WRITE) / 1e6, s.latencyBaselineNanos(OpType.WRITE) / 1e6,
           s.probingBaseline() ? " PROBE" : s.saturated() ? " SAT" : ""));

@@ -7,6 +7,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The bounded pool that runs storage work off the Netty event loops: a fixed number of threads and a bounded
@@ -18,6 +19,8 @@ public final class StorageExecutor implements Executor, AutoCloseable {
   public static final int UNBOUNDED = Integer.MAX_VALUE;
   private final ThreadPoolExecutor pool;
   private final ThreadGroup threadGroup;
+  private final int threads;
+  private final LongAdder busyNanos = new LongAdder();
 
   /**
    * @param name thread name prefix
@@ -33,6 +36,7 @@ public final class StorageExecutor implements Executor, AutoCloseable {
       throw new IllegalArgumentException("storage queue capacity must be >= 1, was " + queueCapacity);
     }
     final AtomicInteger ids = new AtomicInteger();
+    this.threads = threads;
     this.threadGroup = new ThreadGroup(name);
     this.pool = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS,
         queueCapacity == UNBOUNDED ? new LinkedBlockingQueue<>() : new ArrayBlockingQueue<>(queueCapacity), r -> {
@@ -49,7 +53,24 @@ public final class StorageExecutor implements Executor, AutoCloseable {
    */
   @Override
   public void execute(Runnable task) {
-    pool.execute(task);
+    pool.execute(() -> {
+      final long start = System.nanoTime();
+      try {
+        task.run();
+      } finally {
+        busyNanos.add(System.nanoTime() - start);
+      }
+    });
+  }
+
+  /** Time the threads have spent running tasks since start, summed over the threads: utilisation is its rate. */
+  public long busyNanos() {
+    return busyNanos.sum();
+  }
+
+  /** The number of worker threads. */
+  public int threads() {
+    return threads;
   }
 
   /** Whether the calling thread is one of this executor's threads. */

@@ -26,4 +26,15 @@ class StorageCostTest {
         .hasMessage("storage cost of a read must be in [0, 1000] ms, was -1 ms");
     assertThatThrownBy(() -> StorageCost.parse("1,2,1001")).hasMessageContaining("scan must be in [0, 1000] ms");
   }
+
+  @Test
+  void aLateWakeUpIsTakenOutOfTheNextOpNotAddedToIt() {
+    final long cost = 20_000_000L;
+    // Back to back: the thread woke 2 ms late from an op scheduled to end at 100 ms; the next ends at 120 ms.
+    assertThat(StorageCost.scheduledEnd(102_000_000L, 100_000_000L, cost)).isEqualTo(120_000_000L);
+    // Idle for a whole cost or more: nothing is banked.
+    assertThat(StorageCost.scheduledEnd(130_000_000L, 100_000_000L, cost)).isEqualTo(150_000_000L);
+    // The first op of a thread.
+    assertThat(StorageCost.scheduledEnd(10_000_000L, Long.MIN_VALUE / 2, cost)).isEqualTo(10_000_000L + cost);
+  }
 }
