@@ -1,14 +1,14 @@
 package io.spillway.demo.pipeline;
 
 import io.spillway.admission.ClientHandle;
+import io.spillway.admission.OpType;
 import io.spillway.admission.Outcome;
 import io.spillway.admission.Reason;
 import io.spillway.admission.SignalScope;
+import io.spillway.admission.Tier;
 import io.spillway.demo.admission.NodeAdmission;
 import io.spillway.demo.cluster.ShardMap;
 import io.spillway.demo.command.DataCommand;
-import io.spillway.demo.command.OpType;
-import io.spillway.demo.command.Tier;
 import io.spillway.demo.resp.RespReply;
 import io.spillway.demo.strategy.AdmissionStrategy;
 import io.spillway.demo.strategy.EngineStrategy;
@@ -26,8 +26,8 @@ import java.util.concurrent.TimeoutException;
  *
  * <ol>
  *   <li><b>classify</b> (on the Netty event loop): op type (READ for GET/MGET, WRITE for SET/DEL, SCAN for RANGE),
- *       the connection's tier capped by its client's class, the client handle, the request's partition and its
- *       deadline (arrival + request timeout).</li>
+ *       the connection's tier capped by its client's class (the engine's {@link ClientHandle#effectiveTier}), the
+ *       client handle, the request's partition and its deadline (arrival + request timeout).</li>
  *   <li><b>decide</b>: the node's {@link AdmissionStrategy} ({@code --admission}; Spillway's engine by default),
  *       asynchronous: the engine admits at once, rejects with a reason and a retry-after
  *       ({@code -BUSY <REASON> retry_after_ms=<n> tier=<tN>}), or queues the request in its op type's CoDel queue
@@ -136,7 +136,7 @@ public final class RequestPipeline {
   /** Step 1: what the request is, who sent it, where it goes, by when. */
   ClassifiedRequest classify(Tier tier, ClientHandle client, DataCommand command) {
     final long now = System.nanoTime();
-    return new ClassifiedRequest(command.opType(), NodeAdmission.effectiveTier(tier, client), client,
+    return new ClassifiedRequest(command.opType(), client.effectiveTier(tier), client,
         partitionOf(command), command, now, now + requestTimeoutNanos);
   }
 
@@ -187,8 +187,7 @@ public final class RequestPipeline {
         storage.execute(() -> run(permit, admitted));
       } catch (RejectedExecutionException e) {
         strategy.release(permit, Outcome.DROPPED, 0L);
-        reject(Reason.EXECUTOR_REJECTED.name(), admission.engine().stats().serviceTimeNanos(
-            NodeAdmission.engineOp(request.op())));
+        reject(Reason.EXECUTOR_REJECTED.name(), admission.engine().stats().serviceTimeNanos(request.op()));
       }
     }
 
