@@ -200,7 +200,8 @@ final class DemoMode {
     out.printf(Locale.ROOT, "  t4+t5 success      %.2f %%%n", 100 * report.successRate(Tier.T4, Tier.T5));
     out.println("  -BUSY by tier:");
     report.tiers().forEach((tier, t) -> out.printf(Locale.ROOT, "    %s %8d of %8d answered  %s%n",
-        TierNames.wireName(tier), t.busyTotal(), t.ok() + t.busyTotal() + t.errors(), t.busy().isEmpty() ? "" : t.busy()));
+        TierNames.wireName(tier), t.busyTotal(), t.ok() + t.busyTotal() + t.errors(),
+        t.busy().isEmpty() ? "" : t.busy()));
     out.println("  -BUSY by reason:   " + report.busyByReason());
     final Map<String, Long> engineReasons = new TreeMap<>();
     for (StorageNode n : nodes) {

@@ -1,5 +1,6 @@
 package io.spillway.demo.load;
 
+import io.spillway.client.Pushback;
 import io.spillway.demo.command.TierNames;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -224,7 +225,7 @@ final class CallerConnection implements AutoCloseable {
       return;
     }
     final long wait = sending
-        ? helper.onRejected(attemptsMade, new io.spillway.client.Pushback(reason, retryAfterNanos)) : -1;
+        ? helper.onRejected(attemptsMade, new Pushback(reason, retryAfterNanos)) : -1;
     if (wait < 0) {
       stats.failed(reason);
       return;
@@ -253,10 +254,13 @@ final class CallerConnection implements AutoCloseable {
           if (schedule.phaseAt(now - startNanos).retry().mode() == RetryPolicy.Mode.HELPER) {
             helper.onAccepted();
           }
-        } else if (reply.line().startsWith("BUSY ")) {
-          failedAttempt(a.call, a.number, BusyReply.reason(reply.line()), BusyReply.retryAfterNanos(reply.line()), now);
         } else {
-          failedAttempt(a.call, a.number, reply.line().startsWith("timeout") ? "SERVER_TIMEOUT" : "ERROR", 0L, now);
+          final Pushback busy = Pushback.parseResp(reply.line());
+          if (busy != null) {
+            failedAttempt(a.call, a.number, busy.reason(), busy.retryAfterNanos(), now);
+          } else {
+            failedAttempt(a.call, a.number, reply.line().startsWith("timeout") ? "SERVER_TIMEOUT" : "ERROR", 0L, now);
+          }
         }
       }
     } catch (IOException | RuntimeException e) {

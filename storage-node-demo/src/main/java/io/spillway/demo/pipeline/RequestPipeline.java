@@ -126,11 +126,12 @@ public final class RequestPipeline {
   public CompletableFuture<RespReply> submit(Tier tier, ClientHandle client, DataCommand command) {
     final ClassifiedRequest request = classify(tier, client, command);
     final CompletableFuture<RespReply> result = new CompletableFuture<>();
-    strategy.submit(request, storage, new Decision(request, result));
+    final Decision decision = new Decision(request, result);
+    strategy.submit(request, storage, decision);
     final long remaining = request.deadlineNanos() - System.nanoTime();
     // also when already complete (rejected at once, or a fast read finished first): reply() counts the outcome
     return result.orTimeout(Math.max(1, remaining), TimeUnit.NANOSECONDS)
-        .handle((reply, error) -> reply(request, reply, error));
+        .handle((reply, error) -> reply(request, decision.rejected, reply, error));
   }
 
   /** Step 1: what the request is, who sent it, where it goes, by when. */
@@ -170,6 +171,8 @@ public final class RequestPipeline {
   private final class Decision implements AdmissionStrategy.Callback {
     private final ClassifiedRequest request;
     private final CompletableFuture<RespReply> result;
+    /** Set before {@link #result} completes with the {@code -BUSY} reply (which {@link #reject} already counted). */
+    private volatile boolean rejected;
 
     Decision(ClassifiedRequest request, CompletableFuture<RespReply> result) {
       this.request = request;
@@ -198,6 +201,7 @@ public final class RequestPipeline {
 
     private void reject(String reason, long retryAfterNanos) {
       metrics.finished(request.op(), PipelineMetrics.Outcome.BUSY, request.arrivalNanos());
+      rejected = true;
       final long retryAfterMs = Math.max(1, (retryAfterNanos + 999_999) / 1_000_000);
       result.complete(new Rejection(reason, retryAfterMs, request.tier()).toReply());
     }
@@ -234,10 +238,9 @@ public final class RequestPipeline {
     }
   }
 
-  private RespReply reply(ClassifiedRequest request, RespReply reply, Throwable error) {
+  private RespReply reply(ClassifiedRequest request, boolean rejected, RespReply reply, Throwable error) {
     if (error == null) {
-      final boolean busy = reply instanceof RespReply.Error e && e.text().startsWith("BUSY ");
-      if (!busy) {
+      if (!rejected) {
         metrics.finished(request.op(), PipelineMetrics.Outcome.OK, request.arrivalNanos());
       }
       return reply;
