@@ -57,6 +57,17 @@ public final class ClientHandle {
     return caps.clientClass;
   }
 
+  /**
+   * The tier a request of this client that claims {@code claimed} is judged in: the claimed tier, capped by the
+   * client's class so that it is never more important than the class's {@link ClientClass#highestTier()} (a client of
+   * a class capped at {@code T3} that claims {@code T0} is shed, queued, counted and reported as {@code T3}). This is
+   * the cap the engine itself applies on every decision, read from the class the client belongs to now (a
+   * reconfiguration may move it to another class). Lock-free and allocation-free.
+   */
+  public Tier effectiveTier(Tier claimed) {
+    return Tier.ofOrdinal(caps.tierOf(claimed));
+  }
+
   /** Requests of this client admitted or queued and not yet finished. */
   public int outstandingRequests() {
     return Scorecard.count(outstanding);

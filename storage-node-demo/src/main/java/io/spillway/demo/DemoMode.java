@@ -3,16 +3,17 @@ package io.spillway.demo;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.spillway.admission.EngineStats;
+import io.spillway.admission.OpType;
 import io.spillway.admission.Reason;
+import io.spillway.admission.Tier;
 import io.spillway.demo.admin.AdminHttpServer;
 import io.spillway.demo.admission.EngineConfigSource;
-import io.spillway.demo.command.OpType;
-import io.spillway.demo.command.Tier;
+import io.spillway.demo.command.TierNames;
 import io.spillway.demo.load.ConnectionPlan;
 import io.spillway.demo.load.LoadGenerator;
 import io.spillway.demo.load.LoadReport;
-import io.spillway.demo.load.TieredService;
 import io.spillway.demo.load.LoadShape;
+import io.spillway.demo.load.TieredService;
 import io.spillway.demo.pipeline.PipelineMetrics;
 import io.spillway.demo.pipeline.StorageCost;
 import java.io.ByteArrayOutputStream;
@@ -200,8 +201,9 @@ final class DemoMode {
         100 * report.successRate(Tier.T1));
     out.printf(Locale.ROOT, "  t4+t5 success      %.2f %%%n", 100 * report.successRate(Tier.T4, Tier.T5));
     out.println("  -BUSY by tier:");
-    report.tiers().forEach((tier, t) -> out.printf(Locale.ROOT, "    %s %8d of %8d answered  %s%n", tier.wireName(),
-        t.busyTotal(), t.ok() + t.busyTotal() + t.errors(), t.busy().isEmpty() ? "" : t.busy()));
+    report.tiers().forEach((tier, t) -> out.printf(Locale.ROOT, "    %s %8d of %8d answered  %s%n",
+        TierNames.wireName(tier), t.busyTotal(), t.ok() + t.busyTotal() + t.errors(),
+        t.busy().isEmpty() ? "" : t.busy()));
     out.println("  -BUSY by reason:   " + report.busyByReason());
     final Map<String, Long> engineReasons = new TreeMap<>();
     for (StorageNode n : nodes) {

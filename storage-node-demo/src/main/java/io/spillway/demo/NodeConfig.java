@@ -1,7 +1,8 @@
 package io.spillway.demo;
 
+import io.spillway.admission.Tier;
 import io.spillway.demo.admission.LagTargets;
-import io.spillway.demo.command.Tier;
+import io.spillway.demo.command.TierNames;
 import io.spillway.demo.pipeline.StorageCost;
 import io.spillway.demo.raft.PeerAddress;
 import io.spillway.demo.raft.RaftSettings;
@@ -172,7 +173,7 @@ public final class NodeConfig {
     m.put("idle_timeout_ms", resp.idleTimeout().toMillis());
     m.put("frame_timeout_ms", resp.frameTimeout().toMillis());
     m.put("max_pipelined", resp.maxPipelined());
-    m.put("default_tier", resp.defaultTier().wireName());
+    m.put("default_tier", TierNames.wireName(resp.defaultTier()));
     m.put("resp_threads", respThreads);
     m.put("storage_threads", storageThreads);
     m.put("storage_queue", storageQueue);

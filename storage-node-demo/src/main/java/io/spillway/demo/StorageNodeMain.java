@@ -6,7 +6,8 @@ import io.spillway.demo.admin.AdminHttpServer;
 import io.spillway.demo.admission.EngineConfigSource;
 import io.spillway.demo.admission.LagTargets;
 import io.spillway.demo.cluster.ShardMap;
-import io.spillway.demo.command.Tier;
+import io.spillway.admission.Tier;
+import io.spillway.demo.command.TierNames;
 import io.spillway.demo.load.ConnectionPlan;
 import io.spillway.demo.load.LoadGenerator;
 import io.spillway.demo.load.LoadSettings;
@@ -210,7 +211,7 @@ public final class StorageNodeMain {
             o.integer("storage-queue", 1024))
         .storageCost(StorageCost.parse(o.string("storage-cost-ms", "0")))
         .requestTimeout(Duration.ofMillis(o.integer("request-timeout-ms", 5000)))
-        .defaultTier(Tier.parse(o.string("default-tier", "t3")))
+        .defaultTier(TierNames.parse(o.string("default-tier", "t3")))
         .lagTargets(new LagTargets(o.integer("lag-target-entries", (int) LagTargets.DEFAULTS.entries()),
             Duration.ofMillis(o.integer("follower-down-ms", o.integer("lag-target-ms",
                 (int) LagTargets.DEFAULTS.downAfter().toMillis())))))
@@ -330,7 +331,7 @@ public final class StorageNodeMain {
   }
 
   private static void runLoad(CliOptions o) throws Exception {
-    final List<Tier> tiers = Arrays.stream(o.string("tiers", "t1,t3,t5").split(",")).map(Tier::parse).toList();
+    final List<Tier> tiers = Arrays.stream(o.string("tiers", "t1,t3,t5").split(",")).map(TierNames::parse).toList();
     final LoadSettings settings = new LoadSettings(targets(o), o.integer("connections", 6), o.integer("rate", 2000),
         Duration.ofSeconds(o.integer("duration", 30)), o.decimal("read-ratio", 0.8), o.integer("keys", 10_000),
         o.integer("value-bytes", 100), tiers, o.integer("max-outstanding", 256));

@@ -1,9 +1,9 @@
 package io.spillway.demo.admin;
 
+import io.spillway.admission.OpType;
 import io.spillway.demo.StorageNode;
 import io.spillway.demo.admission.FollowerLagSignal;
 import io.spillway.demo.admission.LagTargets;
-import io.spillway.demo.command.OpType;
 import io.spillway.demo.lag.FollowerLag;
 import io.spillway.demo.lag.PartitionLag;
 import io.spillway.demo.pipeline.PipelineMetrics;

@@ -6,8 +6,6 @@ import io.spillway.admission.AdmissionEngine;
 import io.spillway.admission.ClientHandle;
 import io.spillway.admission.EngineConfig;
 import io.spillway.admission.metrics.SpillwayMetrics;
-import io.spillway.demo.command.OpType;
-import io.spillway.demo.command.Tier;
 import io.spillway.demo.lag.PartitionLag;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -153,25 +151,6 @@ public final class NodeAdmission implements AutoCloseable {
   public double lagPressureOrNegative(int partition) {
     final double v = lagSignals.get(partition).value();
     return Double.isNaN(v) ? -1 : v;
-  }
-
-  /** The engine's op type of a demo op type. */
-  public static io.spillway.admission.OpType engineOp(OpType op) {
-    return io.spillway.admission.OpType.ofOrdinal(op.ordinal());
-  }
-
-  /** The engine's tier of a demo tier. */
-  public static io.spillway.admission.Tier engineTier(Tier tier) {
-    return io.spillway.admission.Tier.ofOrdinal(tier.ordinal());
-  }
-
-  /**
-   * The tier a request is judged in: the tier the connection claimed, capped by the client's class (a client of a
-   * class whose highest tier is t3 asking for t0 is treated as t3). The engine applies the same cap.
-   */
-  public static Tier effectiveTier(Tier claimed, ClientHandle client) {
-    final int cap = client.clientClass().highestTier().ordinal();
-    return Tier.values()[Math.max(claimed.ordinal(), cap)];
   }
 
   /** Stops the control loop (waiting up to 5 s for a running tick). */

@@ -1,5 +1,6 @@
 package io.spillway.demo.command;
 
+import io.spillway.admission.OpType;
 import java.util.List;
 
 /** A command that touches stored data; runs on the storage executor after admission. */

@@ -1,5 +1,7 @@
 package io.spillway.demo.load;
 
+import io.spillway.client.Pushback;
+import io.spillway.demo.command.TierNames;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -99,7 +101,7 @@ final class CallerConnection implements AutoCloseable {
     out = new BufferedOutputStream(socket.getOutputStream(), 16 << 10);
     in = new BufferedInputStream(socket.getInputStream(), 16 << 10);
     RespWire.command(out, "CLIENT", "SETNAME", plan.name());
-    RespWire.command(out, "SPILLWAY.TIER", plan.tier().wireName());
+    RespWire.command(out, "SPILLWAY.TIER", TierNames.wireName(plan.tier()));
     out.flush();
     for (int i = 0; i < 2; i++) {
       final String line = RespWire.readLine(in);
@@ -223,7 +225,7 @@ final class CallerConnection implements AutoCloseable {
       return;
     }
     final long wait = sending
-        ? helper.onRejected(attemptsMade, new io.spillway.client.Pushback(reason, retryAfterNanos)) : -1;
+        ? helper.onRejected(attemptsMade, new Pushback(reason, retryAfterNanos)) : -1;
     if (wait < 0) {
       stats.failed(reason);
       return;
@@ -252,10 +254,13 @@ final class CallerConnection implements AutoCloseable {
           if (schedule.phaseAt(now - startNanos).retry().mode() == RetryPolicy.Mode.HELPER) {
             helper.onAccepted();
           }
-        } else if (reply.line().startsWith("BUSY ")) {
-          failedAttempt(a.call, a.number, BusyReply.reason(reply.line()), BusyReply.retryAfterNanos(reply.line()), now);
         } else {
-          failedAttempt(a.call, a.number, reply.line().startsWith("timeout") ? "SERVER_TIMEOUT" : "ERROR", 0L, now);
+          final Pushback busy = Pushback.parseResp(reply.line());
+          if (busy != null) {
+            failedAttempt(a.call, a.number, busy.reason(), busy.retryAfterNanos(), now);
+          } else {
+            failedAttempt(a.call, a.number, reply.line().startsWith("timeout") ? "SERVER_TIMEOUT" : "ERROR", 0L, now);
+          }
         }
       }
     } catch (IOException | RuntimeException e) {

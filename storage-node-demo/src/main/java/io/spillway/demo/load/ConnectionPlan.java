@@ -1,6 +1,6 @@
 package io.spillway.demo.load;
 
-import io.spillway.demo.command.Tier;
+import io.spillway.admission.Tier;
 import java.net.InetSocketAddress;
 
 /**

@@ -1,5 +1,6 @@
 package io.spillway.demo.load;
 
+import io.spillway.demo.command.TierNames;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -67,7 +68,7 @@ final class LoadConnection implements AutoCloseable {
     out = new BufferedOutputStream(socket.getOutputStream(), 16 << 10);
     in = new BufferedInputStream(socket.getInputStream(), 16 << 10);
     RespWire.command(out, "CLIENT", "SETNAME", name);
-    RespWire.command(out, "SPILLWAY.TIER", plan.tier().wireName());
+    RespWire.command(out, "SPILLWAY.TIER", TierNames.wireName(plan.tier()));
     out.flush();
     for (int i = 0; i < 2; i++) {
       final String line = RespWire.readLine(in);

@@ -1,6 +1,7 @@
 package io.spillway.demo.load;
 
-import io.spillway.demo.command.Tier;
+import io.spillway.admission.Tier;
+import io.spillway.demo.command.TierNames;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -132,13 +133,13 @@ public final class LoadGenerator {
         final long[] prev = last.get(e.getKey());
         final Map<String, Long> busyNow = s.busyByReason();
         final Histogram h = s.takeInterval();
-        out.printf(Locale.ROOT, "%5d %4s %9d %8d %8d %-34s %6d %8.1f %8.1f%n", second, e.getKey().wireName(),
+        out.printf(Locale.ROOT, "%5d %4s %9d %8d %8d %-34s %6d %8.1f %8.1f%n", second, TierNames.wireName(e.getKey()),
             now[0] - prev[0], now[1] - prev[1], now[2] - prev[2], reasons(busyNow, lastBusy.get(e.getKey())),
             now[3] - prev[3], h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(50) / 1e6,
             h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(99) / 1e6);
         if (csv != null) {
           csv.printf(Locale.ROOT, "%d,%d,%s,%d,%d,%d,%d,%.1f,%.1f,%s%n", second, System.currentTimeMillis(),
-              e.getKey().wireName(),
+              TierNames.wireName(e.getKey()),
               now[0] - prev[0], now[1] - prev[1], now[2] - prev[2], now[3] - prev[3],
               h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(50) / 1e6,
               h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(99) / 1e6,

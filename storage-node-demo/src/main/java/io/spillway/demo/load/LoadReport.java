@@ -1,6 +1,7 @@
 package io.spillway.demo.load;
 
-import io.spillway.demo.command.Tier;
+import io.spillway.admission.Tier;
+import io.spillway.demo.command.TierNames;
 import java.io.PrintStream;
 import java.util.Locale;
 import java.util.Map;
@@ -78,8 +79,8 @@ public record LoadReport(Map<Tier, TierTotals> tiers, double seconds) {
         "p50(ms)", "p99(ms)", "busy by reason");
     for (Map.Entry<Tier, TierTotals> e : tiers.entrySet()) {
       final TierTotals t = e.getValue();
-      out.printf(Locale.ROOT, "%4s %9d %9d %7.1f%% %8d %8d %8.1f %8.1f  %s%n", e.getKey().wireName(), t.offered(),
-          t.ok(), 100 * t.successRate(), t.busyTotal(), t.errors(), t.p50Ms(), t.p99Ms(),
+      out.printf(Locale.ROOT, "%4s %9d %9d %7.1f%% %8d %8d %8.1f %8.1f  %s%n", TierNames.wireName(e.getKey()),
+          t.offered(), t.ok(), 100 * t.successRate(), t.busyTotal(), t.errors(), t.p50Ms(), t.p99Ms(),
           t.busy().isEmpty() ? "-" : t.busy().toString());
     }
   }

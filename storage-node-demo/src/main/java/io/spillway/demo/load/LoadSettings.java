@@ -1,6 +1,7 @@
 package io.spillway.demo.load;
 
-import io.spillway.demo.command.Tier;
+import io.spillway.admission.Tier;
+import io.spillway.demo.command.TierNames;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,7 +51,7 @@ public record LoadSettings(List<InetSocketAddress> targets, int connections, int
     final List<ConnectionPlan> plans = new ArrayList<>();
     for (int i = 0; i < connections; i++) {
       final Tier tier = tiers.get(i % tiers.size());
-      plans.add(new ConnectionPlan(targets.get(i % targets.size()), tier, "load-" + tier.wireName() + "-" + i,
+      plans.add(new ConnectionPlan(targets.get(i % targets.size()), tier, "load-" + TierNames.wireName(tier) + "-" + i,
           (double) ratePerSecond / connections, readRatio));
     }
     return plans;

@@ -1,6 +1,7 @@
 package io.spillway.demo.load;
 
-import io.spillway.demo.command.Tier;
+import io.spillway.admission.Tier;
+import io.spillway.demo.command.TierNames;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -84,7 +85,7 @@ public final class RetryingLoad {
     final Map<Tier, CallStats.CallSample> totals = new EnumMap<>(Tier.class);
     run.stats().forEach((t, s) -> totals.put(t, s.sample()));
     totals.forEach((t, s) -> out.printf(Locale.ROOT, "total %s: %d calls, %d ok, %d failed %s, %d attempts%n",
-        t.wireName(), s.calls(), s.ok(), s.failed(), s.failedBy(), s.attempts()));
+        TierNames.wireName(t), s.calls(), s.ok(), s.failed(), s.failedBy(), s.attempts()));
     return totals;
   }
 
@@ -111,7 +112,8 @@ public final class RetryingLoad {
     busy.forEach((r, n) -> reasons.append(reasons.length() == 0 ? "" : ";").append(r).append('=').append(n));
     final long busyTotal = busy.values().stream().mapToLong(Long::longValue).sum();
     final boolean none = now.latency().getTotalCount() == 0;
-    return String.format(Locale.ROOT, "%d,%d,%s,%d,%d,%d,%d,%.1f,%.1f,%s,%d", second, epochMillis, tier.wireName(),
+    return String.format(Locale.ROOT, "%d,%d,%s,%d,%d,%d,%d,%.1f,%.1f,%s,%d", second, epochMillis,
+        TierNames.wireName(tier),
         now.calls() - (before == null ? 0 : before.calls()), now.ok() - (before == null ? 0 : before.ok()),
         busyTotal, errors,
         none ? 0 : now.latency().getValueAtPercentile(50) / (double) TimeUnit.MILLISECONDS.toNanos(1),

@@ -1,5 +1,6 @@
 package io.spillway.demo.load;
 
+import io.spillway.client.Pushback;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -31,10 +32,11 @@ final class TierStats {
     if (errorLine == null) {
       ok.increment();
       latency.recordValue(Math.min(Math.max(0, latencyNanos), TimeUnit.SECONDS.toNanos(60)));
-    } else if (errorLine.startsWith("BUSY ")) {
-      final int end = errorLine.indexOf(' ', 5);
-      final String reason = end < 0 ? errorLine.substring(5) : errorLine.substring(5, end);
-      busy.computeIfAbsent(reason, r -> new LongAdder()).increment();
+      return;
+    }
+    final Pushback pushback = Pushback.parseResp(errorLine);
+    if (pushback != null) {
+      busy.computeIfAbsent(pushback.reason(), r -> new LongAdder()).increment();
     } else {
       errors.increment();
     }

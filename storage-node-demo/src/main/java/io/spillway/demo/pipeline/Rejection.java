@@ -1,6 +1,7 @@
 package io.spillway.demo.pipeline;
 
-import io.spillway.demo.command.Tier;
+import io.spillway.admission.Tier;
+import io.spillway.demo.command.TierNames;
 import io.spillway.demo.resp.RespReply;
 
 /**
@@ -25,6 +26,7 @@ public record Rejection(String reason, long retryAfterMs, Tier tier) {
 
   /** The RESP error. */
   public RespReply toReply() {
-    return new RespReply.Error("BUSY " + reason + " retry_after_ms=" + retryAfterMs + " tier=" + tier.wireName());
+    return new RespReply.Error("BUSY " + reason + " retry_after_ms=" + retryAfterMs + " tier="
+        + TierNames.wireName(tier));
   }
 }

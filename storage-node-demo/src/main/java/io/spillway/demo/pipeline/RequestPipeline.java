@@ -1,14 +1,14 @@
 package io.spillway.demo.pipeline;
 
 import io.spillway.admission.ClientHandle;
+import io.spillway.admission.OpType;
 import io.spillway.admission.Outcome;
 import io.spillway.admission.Reason;
 import io.spillway.admission.SignalScope;
+import io.spillway.admission.Tier;
 import io.spillway.demo.admission.NodeAdmission;
 import io.spillway.demo.cluster.ShardMap;
 import io.spillway.demo.command.DataCommand;
-import io.spillway.demo.command.OpType;
-import io.spillway.demo.command.Tier;
 import io.spillway.demo.resp.RespReply;
 import io.spillway.demo.strategy.AdmissionStrategy;
 import io.spillway.demo.strategy.EngineStrategy;
@@ -26,8 +26,8 @@ import java.util.concurrent.TimeoutException;
  *
  * <ol>
  *   <li><b>classify</b> (on the Netty event loop): op type (READ for GET/MGET, WRITE for SET/DEL, SCAN for RANGE),
- *       the connection's tier capped by its client's class, the client handle, the request's partition and its
- *       deadline (arrival + request timeout).</li>
+ *       the connection's tier capped by its client's class (the engine's {@link ClientHandle#effectiveTier}), the
+ *       client handle, the request's partition and its deadline (arrival + request timeout).</li>
  *   <li><b>decide</b>: the node's {@link AdmissionStrategy} ({@code --admission}; Spillway's engine by default),
  *       asynchronous: the engine admits at once, rejects with a reason and a retry-after
  *       ({@code -BUSY <REASON> retry_after_ms=<n> tier=<tN>}), or queues the request in its op type's CoDel queue
@@ -126,17 +126,18 @@ public final class RequestPipeline {
   public CompletableFuture<RespReply> submit(Tier tier, ClientHandle client, DataCommand command) {
     final ClassifiedRequest request = classify(tier, client, command);
     final CompletableFuture<RespReply> result = new CompletableFuture<>();
-    strategy.submit(request, storage, new Decision(request, result));
+    final Decision decision = new Decision(request, result);
+    strategy.submit(request, storage, decision);
     final long remaining = request.deadlineNanos() - System.nanoTime();
     // also when already complete (rejected at once, or a fast read finished first): reply() counts the outcome
     return result.orTimeout(Math.max(1, remaining), TimeUnit.NANOSECONDS)
-        .handle((reply, error) -> reply(request, reply, error));
+        .handle((reply, error) -> reply(request, decision.rejected, reply, error));
   }
 
   /** Step 1: what the request is, who sent it, where it goes, by when. */
   ClassifiedRequest classify(Tier tier, ClientHandle client, DataCommand command) {
     final long now = System.nanoTime();
-    return new ClassifiedRequest(command.opType(), NodeAdmission.effectiveTier(tier, client), client,
+    return new ClassifiedRequest(command.opType(), client.effectiveTier(tier), client,
         partitionOf(command), command, now, now + requestTimeoutNanos);
   }
 
@@ -170,6 +171,8 @@ public final class RequestPipeline {
   private final class Decision implements AdmissionStrategy.Callback {
     private final ClassifiedRequest request;
     private final CompletableFuture<RespReply> result;
+    /** Set before {@link #result} completes with the {@code -BUSY} reply (which {@link #reject} already counted). */
+    private volatile boolean rejected;
 
     Decision(ClassifiedRequest request, CompletableFuture<RespReply> result) {
       this.request = request;
@@ -187,8 +190,7 @@ public final class RequestPipeline {
         storage.execute(() -> run(permit, admitted));
       } catch (RejectedExecutionException e) {
         strategy.release(permit, Outcome.DROPPED, 0L);
-        reject(Reason.EXECUTOR_REJECTED.name(), admission.engine().stats().serviceTimeNanos(
-            NodeAdmission.engineOp(request.op())));
+        reject(Reason.EXECUTOR_REJECTED.name(), admission.engine().stats().serviceTimeNanos(request.op()));
       }
     }
 
@@ -199,6 +201,7 @@ public final class RequestPipeline {
 
     private void reject(String reason, long retryAfterNanos) {
       metrics.finished(request.op(), PipelineMetrics.Outcome.BUSY, request.arrivalNanos());
+      rejected = true;
       final long retryAfterMs = Math.max(1, (retryAfterNanos + 999_999) / 1_000_000);
       result.complete(new Rejection(reason, retryAfterMs, request.tier()).toReply());
     }
@@ -235,10 +238,9 @@ public final class RequestPipeline {
     }
   }
 
-  private RespReply reply(ClassifiedRequest request, RespReply reply, Throwable error) {
+  private RespReply reply(ClassifiedRequest request, boolean rejected, RespReply reply, Throwable error) {
     if (error == null) {
-      final boolean busy = reply instanceof RespReply.Error e && e.text().startsWith("BUSY ");
-      if (!busy) {
+      if (!rejected) {
         metrics.finished(request.op(), PipelineMetrics.Outcome.OK, request.arrivalNanos());
       }
       return reply;

@@ -1,6 +1,6 @@
 package io.spillway.demo.pipeline;
 
-import io.spillway.demo.command.OpType;
+import io.spillway.admission.OpType;
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
 

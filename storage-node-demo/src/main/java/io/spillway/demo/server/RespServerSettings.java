@@ -1,6 +1,6 @@
 package io.spillway.demo.server;
 
-import io.spillway.demo.command.Tier;
+import io.spillway.admission.Tier;
 import io.spillway.demo.resp.RespLimits;
 import java.time.Duration;
 

@@ -1,7 +1,7 @@
 package io.spillway.demo.server;
 
 import io.spillway.admission.ClientHandle;
-import io.spillway.demo.command.Tier;
+import io.spillway.admission.Tier;
 import java.util.Objects;
 
 /**

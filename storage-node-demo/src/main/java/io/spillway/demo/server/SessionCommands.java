@@ -1,6 +1,7 @@
 package io.spillway.demo.server;
 
-import io.spillway.demo.command.Tier;
+import io.spillway.admission.Tier;
+import io.spillway.demo.command.TierNames;
 import io.spillway.demo.resp.RespCommand;
 import io.spillway.demo.resp.RespReply;
 import java.util.List;
@@ -153,7 +154,7 @@ final class SessionCommands {
       return arity("spillway.tier");
     }
     try {
-      session.tier = Tier.parse(c.argString(1));
+      session.tier = TierNames.parse(c.argString(1));
       return RespReply.OK;
     } catch (IllegalArgumentException e) {
       return RespReply.err(e.getMessage());

@@ -1,7 +1,8 @@
 package io.spillway.demo.shootout;
 
+import io.spillway.admission.Tier;
 import io.spillway.demo.admin.Json;
-import io.spillway.demo.command.Tier;
+import io.spillway.demo.command.TierNames;
 import io.spillway.demo.load.RetryPolicy;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -72,7 +73,7 @@ final class ShootoutReport {
 
   private static Map<String, Object> tiers(Map<Tier, Double> m) {
     final Map<String, Object> out = new LinkedHashMap<>();
-    m.forEach((t, v) -> out.put(t.wireName(), v));
+    m.forEach((t, v) -> out.put(TierNames.wireName(t), v));
     return out;
   }
 

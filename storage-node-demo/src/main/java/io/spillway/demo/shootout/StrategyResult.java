@@ -1,6 +1,6 @@
 package io.spillway.demo.shootout;
 
-import io.spillway.demo.command.Tier;
+import io.spillway.admission.Tier;
 import io.spillway.demo.load.CallStats.CallSample;
 import java.util.ArrayList;
 import java.util.EnumMap;

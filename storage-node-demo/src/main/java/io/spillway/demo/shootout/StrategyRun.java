@@ -2,10 +2,10 @@ package io.spillway.demo.shootout;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.spillway.admission.EngineConfig;
+import io.spillway.admission.Tier;
 import io.spillway.demo.DemoCluster;
 import io.spillway.demo.NodeConfig;
 import io.spillway.demo.StorageNode;
-import io.spillway.demo.command.Tier;
 import io.spillway.demo.load.CallStats.CallSample;
 import io.spillway.demo.load.CallerRun;
 import io.spillway.demo.strategy.StrategySettings;

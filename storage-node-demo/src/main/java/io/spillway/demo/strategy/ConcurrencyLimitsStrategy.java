@@ -4,7 +4,7 @@ import com.netflix.concurrency.limits.Limiter;
 import com.netflix.concurrency.limits.limit.Gradient2Limit;
 import com.netflix.concurrency.limits.limiter.AbstractPartitionedLimiter;
 import io.spillway.admission.Outcome;
-import io.spillway.demo.command.Tier;
+import io.spillway.admission.Tier;
 import io.spillway.demo.pipeline.RequestPipeline.ClassifiedRequest;
 import java.util.Map;
 import java.util.Optional;

@@ -6,7 +6,6 @@ import io.spillway.admission.Decisions;
 import io.spillway.admission.EngineStats;
 import io.spillway.admission.Outcome;
 import io.spillway.admission.Reason;
-import io.spillway.demo.admission.NodeAdmission;
 import io.spillway.demo.pipeline.RequestPipeline.ClassifiedRequest;
 import java.util.concurrent.Executor;
 
@@ -30,7 +29,7 @@ public final class EngineStrategy implements AdmissionStrategy {
 
   @Override
   public void submit(ClassifiedRequest request, Executor executor, Callback callback) {
-    engine.submit(NodeAdmission.engineOp(request.op()), NodeAdmission.engineTier(request.tier()), request.client(),
+    engine.submit(request.op(), request.tier(), request.client(),
         request.partition(), request.deadlineNanos(), Decisions.NO_COST_HINT, executor, new AdmissionCallback() {
           @Override
           public void onAdmitted(long token) {

@@ -3,6 +3,8 @@ package io.spillway.demo.command;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.spillway.admission.OpType;
+import io.spillway.admission.Tier;
 import io.spillway.demo.resp.RespCommand;
 import org.junit.jupiter.api.Test;
 
@@ -45,9 +47,9 @@ class DataCommandParserTest {
 
   @Test
   void parsesTiers() {
-    assertThat(Tier.parse("t0")).isEqualTo(Tier.T0);
-    assertThat(Tier.parse("T5")).isEqualTo(Tier.T5);
-    assertThat(Tier.parse("3")).isEqualTo(Tier.T3);
-    assertThatThrownBy(() -> Tier.parse("t6")).hasMessage("tier must be one of t0..t5, was 't6'");
+    assertThat(TierNames.parse("t0")).isEqualTo(Tier.T0);
+    assertThat(TierNames.parse("T5")).isEqualTo(Tier.T5);
+    assertThat(TierNames.parse("3")).isEqualTo(Tier.T3);
+    assertThatThrownBy(() -> TierNames.parse("t6")).hasMessage("tier must be one of t0..t5, was 't6'");
   }
 }

@@ -56,14 +56,6 @@ class RetryPolicyTest {
   }
 
   @Test
-  void busyRepliesAreRead() {
-    assertThat(BusyReply.reason("BUSY SHED_TIER retry_after_ms=120 tier=t3")).isEqualTo("SHED_TIER");
-    assertThat(BusyReply.retryAfterNanos("BUSY SHED_TIER retry_after_ms=120 tier=t3")).isEqualTo(120 * MS);
-    assertThat(BusyReply.retryAfterNanos("BUSY RATE_LIMITED")).isZero();
-    assertThat(BusyReply.reason("BUSY")).isEqualTo("BUSY");
-  }
-
-  @Test
   void scheduleFindsThePhaseAndItsRate() {
     final LoadPhase low = new LoadPhase("low", Duration.ofSeconds(10), 0.8, OpMix.READ_HEAVY, RetryPolicy.DEFAULT);
     final LoadPhase high = new LoadPhase("high", Duration.ofSeconds(20), 5, OpMix.READ_HEAVY, RetryPolicy.DEFAULT);

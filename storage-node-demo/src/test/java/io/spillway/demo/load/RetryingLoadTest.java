@@ -2,7 +2,7 @@ package io.spillway.demo.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.spillway.demo.command.Tier;
+import io.spillway.admission.Tier;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -3,7 +3,7 @@ package io.spillway.demo.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.spillway.demo.command.OpType;
+import io.spillway.admission.OpType;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

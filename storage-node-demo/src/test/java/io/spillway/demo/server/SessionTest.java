@@ -2,8 +2,8 @@ package io.spillway.demo.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.spillway.admission.Tier;
 import io.spillway.demo.admission.NodeAdmission;
-import io.spillway.demo.command.Tier;
 import io.spillway.demo.resp.RespCommand;
 import io.spillway.demo.resp.RespReply;
 import java.net.InetAddress;

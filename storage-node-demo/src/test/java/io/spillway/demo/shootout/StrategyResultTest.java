@@ -2,7 +2,7 @@ package io.spillway.demo.shootout;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.spillway.demo.command.Tier;
+import io.spillway.admission.Tier;
 import io.spillway.demo.load.CallStats.CallSample;
 import java.util.ArrayList;
 import java.util.EnumMap;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.spillway.admission.EngineConfig;
 import io.spillway.admission.Outcome;
+import io.spillway.admission.Tier;
 import io.spillway.demo.admission.EngineConfigSource;
-import io.spillway.demo.command.Tier;
 import io.spillway.demo.pipeline.StorageCost;
 import java.time.Duration;
 import java.util.ArrayList;
