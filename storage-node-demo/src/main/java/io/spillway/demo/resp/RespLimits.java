@@ -1,7 +1,8 @@
 package io.spillway.demo.resp;
 
 /**
- * Size limits the RESP decoder enforces so that no client can make the node buffer unbounded input.
+ * Size limits the RESP codec ({@link RespRequestBounds}) enforces so that no client can make the node buffer
+ * unbounded input.
  *
  * <p>Immutable; build with {@link #builder()}. Every limit is checked before the bytes it guards are buffered:
  * a bulk string header announcing more than {@link #maxBulkBytes()} fails the connection at once, without waiting

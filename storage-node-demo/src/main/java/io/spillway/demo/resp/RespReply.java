@@ -3,7 +3,7 @@ package io.spillway.demo.resp;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-/** A RESP2 reply, written by {@link RespEncoder}. */
+/** A RESP2 reply, written by Netty's {@code RedisEncoder} after {@link RespCodec} converts it. */
 public sealed interface RespReply {
 
   /** {@code +OK}. */

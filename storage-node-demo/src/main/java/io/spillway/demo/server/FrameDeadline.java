@@ -2,7 +2,7 @@ package io.spillway.demo.server;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.spillway.demo.resp.RespDecoder;
+import io.spillway.demo.resp.RespRequestBounds;
 import io.spillway.demo.resp.RespProtocolError;
 import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
@@ -12,9 +12,9 @@ import java.util.concurrent.TimeUnit;
  * A deadline on each incomplete request (the slow-loris defence of HTTP servers, e.g. Apache's mod_reqtimeout
  * or nginx's {@code client_header_timeout}, applied to RESP frames).
  *
- * <p>Sits in front of the connection's {@link RespDecoder}. After each read it asks the decoder whether a request
- * has begun and not completed, and notes when it began; a completed request ends that request's deadline and the
- * next partial one starts its own, so a client pipelining steadily is never cut off, and a connection idle between
+ * <p>Sits in front of the connection's RESP codec. After each read it asks the codec ({@link RespRequestBounds})
+ * whether a request has begun and not completed, and notes when it began; a completed request ends that request's
+ * deadline and the next partial one starts its own, so a client pipelining steadily is never cut off, and a connection idle between
  * complete requests is left to the idle timeout. Trickling bytes does not move the start: only a complete request
  * does. One timer per connection checks the noted start. When a request is still incomplete past the timeout, a
  * {@link RespProtocolError} goes down the pipeline, which the dispatcher answers with {@code -ERR} and a close
@@ -33,7 +33,7 @@ final class FrameDeadline extends ChannelInboundHandlerAdapter {
   private static final long NONE = Long.MIN_VALUE;
 
   private final long timeoutNanos;
-  private RespDecoder decoder;
+  private RespRequestBounds decoder;
   private ScheduledFuture<?> timer;
   /** When the incomplete request began (the executor's ticker), or {@link #NONE} between requests. */
   private long frameStartNanos = NONE;
@@ -50,11 +50,11 @@ final class FrameDeadline extends ChannelInboundHandlerAdapter {
 
   @Override
   public void handlerAdded(ChannelHandlerContext ctx) {
-    decoder = ctx.pipeline().get(RespDecoder.class);
+    decoder = ctx.pipeline().get(RespRequestBounds.class);
   }
 
   /**
-   * After the decoder has seen the bytes: notes when an incomplete request began. A read costs a clock read at
+   * After the codec has seen the bytes: notes when an incomplete request began. A read costs a clock read at
    * most; the one timer per connection is armed when a request begins and none is pending, and re-armed from the
    * timer itself while requests keep completing (a busy pipelining connection does not schedule a task per read).
    */
@@ -62,7 +62,7 @@ final class FrameDeadline extends ChannelInboundHandlerAdapter {
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     ctx.fireChannelRead(msg);
     if (decoder == null) {
-      decoder = ctx.pipeline().get(RespDecoder.class);
+      decoder = ctx.pipeline().get(RespRequestBounds.class);
     }
     if (decoder == null || !decoder.midFrame()) {
       frameStartNanos = NONE;

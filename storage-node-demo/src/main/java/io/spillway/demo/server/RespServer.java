@@ -13,16 +13,16 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.spillway.demo.command.DataCommandParser;
 import io.spillway.demo.pipeline.RequestPipeline;
-import io.spillway.demo.resp.RespDecoder;
-import io.spillway.demo.resp.RespEncoder;
+import io.spillway.demo.resp.RespCodec;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
- * A node's RESP listener: connection cap → idle timeout → request deadline → bounded RESP decoder → encoder → per-connection
- * dispatcher ({@link RespConnectionHandler}) feeding the {@link RequestPipeline}.
+ * A node's RESP listener: connection cap → idle timeout → request deadline → Netty's RESP codec with the node's
+ * bounds ({@link RespCodec}) → per-connection dispatcher ({@link RespConnectionHandler}) feeding the
+ * {@link RequestPipeline}.
  */
 public final class RespServer implements AutoCloseable {
   private final RespServerSettings settings;
@@ -30,7 +30,6 @@ public final class RespServer implements AutoCloseable {
   private final DataCommandParser parser;
   private final SessionCommands sessionCommands;
   private final ConnectionLimiter limiter;
-  private final RespEncoder encoder = new RespEncoder();
   private final AtomicLong connectionIds = new AtomicLong();
   private EventLoopGroup boss;
   private EventLoopGroup workers;
@@ -68,10 +67,9 @@ public final class RespServer implements AutoCloseable {
             ch.pipeline()
                 .addLast("limit", limiter)
                 .addLast("idle", new IdleStateHandler(0, 0, idleMillis, TimeUnit.MILLISECONDS))
-                .addLast("frame-deadline", new FrameDeadline(settings.frameTimeout()))
-                .addLast("decoder", new RespDecoder(settings.limits()))
-                .addLast("encoder", encoder)
-                .addLast("dispatch", new RespConnectionHandler(pipeline, parser, sessionCommands, settings,
+                .addLast("frame-deadline", new FrameDeadline(settings.frameTimeout()));
+            RespCodec.addTo(ch.pipeline(), settings.limits());
+            ch.pipeline().addLast("dispatch", new RespConnectionHandler(pipeline, parser, sessionCommands, settings,
                     connectionIds.incrementAndGet(), ch.remoteAddress()));
           }
         });

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.spillway.demo.resp.RespCommand;
-import io.spillway.demo.resp.RespDecoder;
+import io.spillway.demo.resp.RespCodec;
 import io.spillway.demo.resp.RespLimits;
 import io.spillway.demo.resp.RespProtocolError;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The deadline on an incomplete request, on Netty's virtual clock (EmbeddedChannel.advanceTimeBy). */
@@ -24,8 +25,13 @@ class FrameDeadlineTest {
 
   FrameDeadlineTest() {
     channel.freezeTime();
-    channel.pipeline().addLast(new FrameDeadline(Duration.ofSeconds(10)))
-        .addLast(new RespDecoder(RespLimits.defaults()));
+    channel.pipeline().addLast(new FrameDeadline(Duration.ofSeconds(10)));
+    RespCodec.addTo(channel.pipeline(), RespLimits.defaults());
+  }
+
+  @AfterEach
+  void close() {
+    channel.finishAndReleaseAll(); // the aggregators release a request left incomplete
   }
 
   @Test
@@ -42,6 +48,17 @@ class FrameDeadlineTest {
     advance(1);
     assertThat(inbound()).singleElement().isInstanceOfSatisfying(RespProtocolError.class,
         e -> assertThat(e.message()).isEqualTo("request incomplete for more than 10000 ms"));
+  }
+
+  @Test
+  void anInlineLineTrickledByteByByteGetsAnErrorToo() {
+    send("PIN"); // still in the decoder's buffer: no message has been decoded yet
+    for (int i = 0; i < 4; i++) {
+      advance(2_000);
+      send("G");
+    }
+    advance(2_000 + FrameDeadline.CONFIRM_MILLIS);
+    assertThat(inbound()).singleElement().isInstanceOf(RespProtocolError.class);
   }
 
   @Test

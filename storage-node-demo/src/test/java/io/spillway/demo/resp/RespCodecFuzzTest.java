@@ -18,10 +18,10 @@ import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
 
 /**
- * Fuzzes {@link RespDecoder}: whatever bytes arrive, in whatever chunks, the decoder emits only commands and at
- * most one protocol error (after which it emits nothing), and no exception escapes into the pipeline.
+ * Fuzzes the RESP codec ({@link RespCodec}): whatever bytes arrive, in whatever chunks, it emits only commands and
+ * at most one protocol error (after which it emits nothing), and no exception escapes into the pipeline.
  */
-class RespDecoderFuzzTest {
+class RespCodecFuzzTest {
   private static final RespLimits LIMITS = RespLimits.builder().maxBulkBytes(64).maxArrayLength(8)
       .maxCommandBytes(256).maxInlineBytes(64).build();
 
@@ -75,7 +75,8 @@ class RespDecoderFuzzTest {
 
   /** Feeds {@code input} in chunks; EmbeddedChannel rethrows any exception raised in the pipeline. */
   private static List<Object> feed(byte[] input, int chunk) {
-    final EmbeddedChannel channel = new EmbeddedChannel(new RespDecoder(LIMITS));
+    final EmbeddedChannel channel = new EmbeddedChannel();
+    RespCodec.addTo(channel.pipeline(), LIMITS);
     for (int i = 0; i < input.length; i += chunk) {
       channel.writeInbound(Unpooled.wrappedBuffer(Arrays.copyOfRange(input, i, Math.min(input.length, i + chunk))));
       channel.checkException();
