@@ -33,7 +33,7 @@ final class LoadCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--targets", paramLabel = "LIST", split = ",", defaultValue = DEFAULT_TARGETS,
+  @Option(names = "--targets", paramLabel = "HOST:PORT", split = ",", defaultValue = DEFAULT_TARGETS,
       converter = CliConverters.HostPort.class, description = "host:port,... (default: ${DEFAULT-VALUE}).")
   List<InetSocketAddress> targets;
 
@@ -61,7 +61,7 @@ final class LoadCommand implements Callable<Integer> {
       description = "SET value size (default: ${DEFAULT-VALUE}).")
   int valueBytes;
 
-  @Option(names = "--tiers", paramLabel = "LIST", split = ",", defaultValue = "t1,t3,t5",
+  @Option(names = "--tiers", paramLabel = "TIER", split = ",", defaultValue = "t1,t3,t5",
       converter = CliConverters.TierConverter.class,
       description = "Tiers given to connections round-robin (default: ${DEFAULT-VALUE}).")
   List<Tier> tiers;

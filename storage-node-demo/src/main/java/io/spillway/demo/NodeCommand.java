@@ -25,7 +25,7 @@ final class NodeCommand implements Callable<Integer> {
       description = "This node's id, one of --peers.")
   String id;
 
-  @Option(names = "--peers", paramLabel = "id=host:port", required = true, split = ",", order = -1,
+  @Option(names = "--peers", paramLabel = "ID=HOST:PORT", required = true, split = ",", order = -1,
       converter = CliConverters.Peer.class, description = "All nodes as id=host:raftPort,... in the same order on "
           + "every node (e.g. n1=127.0.0.1:9871,n2=127.0.0.1:9872,n3=127.0.0.1:9873).")
   List<PeerAddress> peers;

@@ -71,7 +71,7 @@ final class NodeOptions {
   int frameTimeoutMs;
 
   @Option(names = "--storage-threads", paramLabel = "N",
-      description = "Storage executor threads (default: the cores, at least 2: ${DEFAULT-VALUE} here).")
+      description = "Storage executor threads (default: the cores, at least 2).")
   int storageThreads = DEFAULT_STORAGE_THREADS;
 
   @Option(names = "--storage-queue", paramLabel = "N", defaultValue = "1024",

@@ -43,7 +43,7 @@ final class ShootoutMode implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--strategies", paramLabel = "LIST", split = ",", defaultValue = DEFAULT_STRATEGIES,
+  @Option(names = "--strategies", paramLabel = "NAME", split = ",", defaultValue = DEFAULT_STRATEGIES,
       converter = CliConverters.StrategyConverter.class,
       description = "Strategies in order (default: ${DEFAULT-VALUE}).")
   List<StrategyKind> strategies;

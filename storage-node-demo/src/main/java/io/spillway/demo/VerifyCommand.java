@@ -27,11 +27,11 @@ final class VerifyCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--ledger", paramLabel = "FILE[,FILE]", required = true, split = ",",
+  @Option(names = "--ledger", paramLabel = "FILE", required = true, split = ",",
       description = "Ledgers written by load --ledger.")
   List<Path> ledgers;
 
-  @Option(names = "--targets", paramLabel = "LIST", split = ",", defaultValue = LoadCommand.DEFAULT_TARGETS,
+  @Option(names = "--targets", paramLabel = "HOST:PORT", split = ",", defaultValue = LoadCommand.DEFAULT_TARGETS,
       converter = CliConverters.HostPort.class, description = "host:port,... to read from (default: "
           + "${DEFAULT-VALUE}).")
   List<InetSocketAddress> targets;

@@ -360,19 +360,19 @@ class StorageNodeMainTest {
             "Invalid value for option '--admission-rate': -1.0 is not >= 0"),
         Arguments.of(List.of("cluster", "--admission", "token-bucket"), "Invalid options: admission-rate is needed "
             + "for token-bucket on a node without a storage cost"),
-        Arguments.of(List.of("node", "--id", "n1"), "Missing required option: '--peers=id=host:port'"),
+        Arguments.of(List.of("node", "--id", "n1"), "Missing required option: '--peers=ID=HOST:PORT'"),
         Arguments.of(List.of("node", "--peers", PEERS), "Missing required option: '--id=ID'"),
         Arguments.of(List.of("node", "--id", "n1", "--peers", "n1=127.0.0.1"), "Invalid value for option '--peers' "
-            + "(id=host:port): 'n1=127.0.0.1' is not a peer (id=host:port): peer must look like id=host:port, was "
+            + "(ID=HOST:PORT): 'n1=127.0.0.1' is not a peer (id=host:port): peer must look like id=host:port, was "
             + "'n1=127.0.0.1'"),
         Arguments.of(List.of("node", "--id", "n9", "--peers", PEERS),
             "Invalid options: node id must be one of the peers [" + PEERS.replace(",", ", ") + "], was 'n9'"),
         Arguments.of(List.of("load", "--targets", "localhost"),
-            "Invalid value for option '--targets' (LIST): 'localhost' is not host:port"),
+            "Invalid value for option '--targets' (HOST:PORT): 'localhost' is not host:port"),
         Arguments.of(List.of("load", "--targets", "h:99999"),
-            "Invalid value for option '--targets' (LIST): 'h:99999' is not host:port"),
+            "Invalid value for option '--targets' (HOST:PORT): 'h:99999' is not host:port"),
         Arguments.of(List.of("load", "--tiers", "t1,gold"),
-            "Invalid value for option '--tiers' (LIST): 'gold' is not a tier (t0..t5)"),
+            "Invalid value for option '--tiers' (TIER): 'gold' is not a tier (t0..t5)"),
         Arguments.of(List.of("load", "--duration", "soon"),
             "Invalid value for option '--duration': 'soon' is not a duration (e.g. 30s, 500ms)"),
         Arguments.of(List.of("load", "--connections", "0"),
@@ -395,11 +395,11 @@ class StorageNodeMainTest {
         Arguments.of(List.of("load", "--partition", "3"), "Invalid value for option '--partition': 3 is not in [0, 2]"),
         Arguments.of(List.of("load", "--partition", "0", "--partitions", "65"),
             "Invalid value for option '--partitions': 65 is not in [1, 64]"),
-        Arguments.of(List.of("verify"), "Missing required option: '--ledger=FILE[,FILE]'"),
+        Arguments.of(List.of("verify"), "Missing required option: '--ledger=FILE'"),
         Arguments.of(List.of("verify", "--ledger", "x", "--timeout-ms", "0"),
             "Invalid value for option '--timeout-ms': 0 is not >= 1"),
         Arguments.of(List.of("shootout", "--strategies", "spillway,fast"), "Invalid value for option '--strategies' "
-            + "(LIST): 'fast' is not a strategy (spillway, none, token-bucket, bulkhead, concurrency-limits, "
+            + "(NAME): 'fast' is not a strategy (spillway, none, token-bucket, bulkhead, concurrency-limits, "
             + "codel-only)"),
         Arguments.of(List.of("shootout", "--scale", "0"), "Invalid value for option '--scale': 0.0 is not > 0"),
         Arguments.of(List.of("shootout", "--callers", "polite"),
@@ -449,6 +449,16 @@ class StorageNodeMainTest {
     for (String s : List.of("demo", "cluster", "node", "load", "verify", "shootout")) {
       assertThat(run.out()).contains("\n  " + s + " ");
     }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"", "demo", "cluster", "node", "load", "verify", "shootout"})
+  void theDocShowsTheGeneratedUsage(String subcommand) throws java.io.IOException {
+    final String doc = java.nio.file.Files.readString(Path.of("..", "docs", "storage-node-demo.md"));
+    final Run run = subcommand.isEmpty() ? execute("--help") : execute(subcommand, "--help");
+    assertThat(doc).as("docs/storage-node-demo.md shows the output of %s --help", subcommand)
+        .contains("$ java -jar storage-node-demo.jar " + (subcommand.isEmpty() ? "" : subcommand + " ") + "--help\n"
+            + run.out() + "```");
   }
 
   @Test
