@@ -119,7 +119,7 @@ final class DemoMode implements Callable<Integer> {
   /** The three nodes' config template of these options, validated. */
   NodeConfig.Builder template() {
     StorageNodeMain.inRange(spec, "--partitions", partitions, 1, 64);
-    StorageNodeMain.inRange(spec, "--storage-threads", storageThreads, 1, 1024);
+    StorageNodeMain.inRange(spec, "--storage-threads", storageThreads, 1, Integer.MAX_VALUE);
     return NodeConfig.builder().partitions(partitions).storage(storageThreads, 1024).storageCost(storageCost)
         .requestTimeout(Duration.ofSeconds(5));
   }

@@ -82,7 +82,7 @@ final class ShootoutMode implements Callable<Integer> {
 
   int run(PrintStream out) throws Exception {
     StorageNodeMain.check(spec, scale > 0, "--scale", scale + " is not > 0");
-    StorageNodeMain.inRange(spec, "--storage-threads", threads, 1, 1024);
+    StorageNodeMain.inRange(spec, "--storage-threads", threads, 1, Integer.MAX_VALUE);
     StorageNodeMain.inRange(spec, "--partitions", partitions, 1, 64);
     java.awt.Toolkit.getDefaultToolkit(); // fail early if AWT (for the charts) is missing
     final List<StrategyKind> kinds = strategies;
