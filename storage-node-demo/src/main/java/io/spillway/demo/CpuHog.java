@@ -48,11 +48,6 @@ final class CpuHog implements AutoCloseable {
     return hog;
   }
 
-  /** The {@code --cpu-hog} option of a mode, validated; 0 when absent. */
-  static int threadsOption(CliOptions o) {
-    return validate(o.integer("cpu-hog", 0));
-  }
-
   private static int validate(int n) {
     if (n < 0 || n > MAX_THREADS) {
       throw new IllegalArgumentException("--cpu-hog must be a number of threads in [0, " + MAX_THREADS + "], was "

@@ -32,10 +32,15 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * The {@code demo} mode, the jar's default: starts the in-process 3-node cluster on free loopback ports and a
@@ -49,11 +54,11 @@ import java.util.stream.Stream;
  * the end the demo takes the goodput, the success rate of t0/t1 and the rejections by tier and reason, stops the
  * cluster, deletes its data and prints that summary last, after whatever the nodes log while they shut down.
  */
-final class DemoMode {
-  static final Set<String> OPTIONS = Set.of("duration", "rate", "ramp", "partitions", "config", "admin-port",
-      "storage-threads", "storage-cost-ms", "cpu-hog");
-  static final Set<String> FLAGS = Set.of("engine-trace");
-
+@Command(name = "demo", sortOptions = false, abbreviateSynopsis = true,
+    description = "The overload demo (the default subcommand): an in-process 3-node cluster with a fixed storage "
+        + "cost, driven to ~3x its capacity by six tiered clients; a per-tier table every second, a summary at the "
+        + "end.")
+final class DemoMode implements Callable<Integer> {
   /** Share of each client's requests that are SETs, sent on its own connection. */
   private static final double WRITE_SHARE = 0.05;
   /**
@@ -67,27 +72,77 @@ final class DemoMode {
   static final int DEFAULT_STORAGE_THREADS = 2;
   /** Default offered rate: about 3x the default storage capacity of the cluster (3 x 2 / ~21 ms = ~285 ops/s). */
   static final int DEFAULT_RATE = 900;
+  /** Lowest offered rate: below it the tiers' shares round to nothing. */
+  static final int MIN_RATE = 100;
 
-  private DemoMode() {
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--duration", paramLabel = "D", defaultValue = "30s", converter = CliConverters.Seconds.class,
+      description = "Load time, ramp included: seconds, or with a unit (500ms, 30s, 2m) (default: ${DEFAULT-VALUE}).")
+  Duration duration;
+
+  @Option(names = "--rate", paramLabel = "N", defaultValue = "" + DEFAULT_RATE, description = "Offered requests per "
+      + "second at full rate, at least " + MIN_RATE + " (default: ${DEFAULT-VALUE}, ~3x the storage capacity).")
+  int rate;
+
+  @Option(names = "--ramp", paramLabel = "D", defaultValue = "5s", converter = CliConverters.Seconds.class,
+      description = "Time over which the rate rises from 10 %% to 100 %%, at most --duration (default: "
+          + "${DEFAULT-VALUE}).")
+  Duration ramp;
+
+  @Option(names = "--partitions", paramLabel = "N", defaultValue = "" + NodeConfig.DEFAULT_PARTITIONS,
+      description = "Partitions (Raft groups of 3), 1..64 (default: ${DEFAULT-VALUE}).")
+  int partitions;
+
+  @Option(names = "--config", paramLabel = "FILE", description = "spillway.yaml for the engines, over the demo's "
+      + "embedded config; watched and hot-reloaded (docs/configuration.md).")
+  Path config;
+
+  @Option(names = "--admin-port", paramLabel = "P", defaultValue = "9090", description = "Admin HTTP (/metrics "
+      + "/status /config), any free port if taken; -1 disables (default: ${DEFAULT-VALUE}).")
+  int adminPort;
+
+  @Option(names = "--storage-threads", paramLabel = "N", defaultValue = "" + DEFAULT_STORAGE_THREADS,
+      description = "Storage threads per node (default: ${DEFAULT-VALUE}).")
+  int storageThreads;
+
+  @Option(names = "--storage-cost-ms", paramLabel = "R,W,S", defaultValue = DEFAULT_STORAGE_COST_MS,
+      converter = CliConverters.StorageCostConverter.class, description = "Fixed storage cost per read, write, scan "
+          + "in ms, or one number for all; each in [0, 1000]; 0: the raw node (default: ${DEFAULT-VALUE}).")
+  StorageCost storageCost;
+
+  @Mixin
+  CpuHogOption cpuHog;
+
+  @Option(names = "--engine-trace", description = "Print each node's engine state (limit, queue, "
+      + "READ p50/p90, shedding scopes) under every second's table.")
+  boolean engineTrace;
+
+  /** The three nodes' config template of these options, validated. */
+  NodeConfig.Builder template() {
+    StorageNodeMain.inRange(spec, "--partitions", partitions, 1, 64);
+    StorageNodeMain.inRange(spec, "--storage-threads", storageThreads, 1, Integer.MAX_VALUE);
+    return NodeConfig.builder().partitions(partitions).storage(storageThreads, 1024).storageCost(storageCost)
+        .requestTimeout(Duration.ofSeconds(5));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    StorageNodeMain.quietRatis();
+    return run(System.out);
   }
 
   /** Runs the demo; returns the process exit code. */
-  static int run(CliOptions o, PrintStream out) throws Exception {
-    final Duration duration = Duration.ofSeconds(o.integer("duration", 30));
-    final Duration ramp = Duration.ofSeconds(Math.min(o.integer("ramp", 5), o.integer("duration", 30)));
-    final int rate = o.integer("rate", DEFAULT_RATE);
-    if (rate < 100) {
-      throw new IllegalArgumentException("rate must be >= 100 requests/s, was " + rate);
-    }
-    final int hogThreads = CpuHog.threadsOption(o);
+  int run(PrintStream out) throws Exception {
+    StorageNodeMain.check(spec, duration.toMillis() >= 1, "--duration", duration.toMillis() + " ms is not >= 1 ms");
+    StorageNodeMain.inRange(spec, "--rate", rate, MIN_RATE, Integer.MAX_VALUE);
+    final Duration ramp = this.ramp.compareTo(duration) > 0 ? duration : this.ramp;
+    final int hogThreads = cpuHog.threads();
+    final NodeConfig.Builder template = template();
     final Path root = Files.createTempDirectory("spillway-demo-");
-    final List<NodeConfig> configs = DemoCluster.threeNodes(NodeConfig.builder()
-            .partitions(o.integer("partitions", NodeConfig.DEFAULT_PARTITIONS))
-            .storage(o.integer("storage-threads", DEFAULT_STORAGE_THREADS), 1024)
-            .storageCost(StorageCost.parse(o.string("storage-cost-ms", DEFAULT_STORAGE_COST_MS)))
-            .requestTimeout(Duration.ofSeconds(5)),
-        root, "127.0.0.1", freeLoopbackPorts(3), 0);
-    final EngineConfigSource engine = StorageNodeMain.demoEngineConfig(o);
+    final List<NodeConfig> configs = DemoCluster.threeNodes(template, root, "127.0.0.1", freeLoopbackPorts(3), 0);
+    final EngineConfigSource engine = EngineConfigSource.loadDemo(config);
     final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     final DemoCluster cluster = new DemoCluster(configs, engine.initial(), registry);
     final AdminHttpServer admin = new AdminHttpServer(cluster::nodes, registry,
@@ -111,13 +166,13 @@ final class DemoMode {
       }
       out.println("leaders: " + leaders(cluster));
       engine.watch(cluster::reconfigure);
-      startAdmin(admin, o.integer("admin-port", 9090), out);
+      startAdmin(admin, adminPort, out);
       out.println("admission config: " + engine.describe().get("source"));
       final NodeConfig first = configs.get(0);
       out.printf(Locale.ROOT, "storage: %d threads per node, fixed cost %s: capacity %s%n", first.storageThreads(),
           first.storageCost(), capacity(first));
       final List<ConnectionPlan> plans = plans(cluster.nodes(), rate);
-      final EngineTrace trace = o.flag("engine-trace") ? new EngineTrace(cluster.nodes()) : null;
+      final EngineTrace trace = engineTrace ? new EngineTrace(cluster.nodes()) : null;
       final LoadReport report = new LoadGenerator(plans, new LoadShape(duration, ramp, 10_000, 100, 512), out,
           () -> {
             if (trace != null) {
@@ -151,7 +206,7 @@ final class DemoMode {
     return b.toString();
   }
 
-  /** The storage capacity the fixed cost gives the cluster, e.g. {@code ~285 ops/s (95/node at 95 % reads)}. */
+  /** The storage capacity the fixed cost gives the cluster, e.g. {@code ~285 ops/s (95/node at 95 %% reads)}. */
   private static String capacity(NodeConfig c) {
     final double opNanos = (1 - WRITE_SHARE) * c.storageCost().read().toNanos()
         + WRITE_SHARE * c.storageCost().write().toNanos();

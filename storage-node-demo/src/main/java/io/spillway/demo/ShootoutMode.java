@@ -16,14 +16,17 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * The {@code shootout} mode: for each strategy in turn, a fresh in-process 3-node cluster admitting with it (the
@@ -31,30 +34,65 @@ import java.util.stream.Stream;
  * propagated by the client would set it), the same realistic callers through the same phases
  * ({@link io.spillway.demo.shootout.Scenario}), and one report folder at the end (docs/shootout.md).
  */
-final class ShootoutMode {
-  static final Set<String> OPTIONS = Set.of("strategies", "scale", "out", "storage-threads", "storage-cost-ms",
-      "partitions", "callers");
+@Command(name = "shootout", sortOptions = false, abbreviateSynopsis = true,
+    description = "Spillway against its rivals: for each strategy a fresh 3-node cluster, the same callers through "
+        + "the same phases, one report folder at the end (docs/shootout.md).")
+final class ShootoutMode implements Callable<Integer> {
   static final String DEFAULT_STRATEGIES = "spillway,token-bucket,bulkhead,concurrency-limits,codel-only,none";
 
-  private ShootoutMode() {
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--strategies", paramLabel = "NAME", split = ",", defaultValue = DEFAULT_STRATEGIES,
+      converter = CliConverters.StrategyConverter.class,
+      description = "Strategies in order (default: ${DEFAULT-VALUE}).")
+  List<StrategyKind> strategies;
+
+  @Option(names = "--scale", paramLabel = "X", defaultValue = "1", description = "Every phase's duration times X, "
+      + "> 0 (default: ${DEFAULT-VALUE}: 10 s + 20 s + 10 s per strategy).")
+  double scale;
+
+  @Option(names = "--out", paramLabel = "DIR", description = "Report folder (default: shootout-<time>).")
+  Path reportDir;
+
+  @Option(names = "--callers", paramLabel = "naive|helper", defaultValue = "naive",
+      converter = CliConverters.RetryModeConverter.class, description = "The overload's callers retry at once "
+          + "(naive), or every caller uses the client helper: retry budget and adaptive throttling (helper; "
+          + "docs/client.md) (default: ${DEFAULT-VALUE}).")
+  RetryPolicy.Mode callers;
+
+  @Option(names = "--storage-threads", paramLabel = "N", defaultValue = "" + DemoMode.DEFAULT_STORAGE_THREADS,
+      description = "Storage threads per node, as for the demo (default: ${DEFAULT-VALUE}).")
+  int threads;
+
+  @Option(names = "--storage-cost-ms", paramLabel = "R,W,S", defaultValue = DemoMode.DEFAULT_STORAGE_COST_MS,
+      converter = CliConverters.StorageCostConverter.class,
+      description = "Fixed storage cost per read, write, scan in ms, as for the demo (default: ${DEFAULT-VALUE}).")
+  StorageCost cost;
+
+  @Option(names = "--partitions", paramLabel = "N", defaultValue = "" + NodeConfig.DEFAULT_PARTITIONS,
+      description = "Partitions, 1..64 (default: ${DEFAULT-VALUE}).")
+  int partitions;
+
+  @Override
+  public Integer call() throws Exception {
+    StorageNodeMain.quietRatis();
+    return run(System.out);
   }
 
-  static int run(CliOptions o, PrintStream out) throws Exception {
+  int run(PrintStream out) throws Exception {
+    StorageNodeMain.check(spec, scale > 0, "--scale", scale + " is not > 0");
+    StorageNodeMain.inRange(spec, "--storage-threads", threads, 1, Integer.MAX_VALUE);
+    StorageNodeMain.inRange(spec, "--partitions", partitions, 1, 64);
     java.awt.Toolkit.getDefaultToolkit(); // fail early if AWT (for the charts) is missing
-    final List<StrategyKind> kinds = Arrays.stream(o.string("strategies", DEFAULT_STRATEGIES).split(","))
-        .map(StrategyKind::parse).toList();
-    final double scale = o.decimal("scale", 1.0);
-    final int threads = o.integer("storage-threads", DemoMode.DEFAULT_STORAGE_THREADS);
-    final StorageCost cost = StorageCost.parse(o.string("storage-cost-ms", DemoMode.DEFAULT_STORAGE_COST_MS));
-    final int partitions = o.integer("partitions", NodeConfig.DEFAULT_PARTITIONS);
-    final Path outDir = Path.of(o.string("out", "shootout-"
-        + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))));
+    final List<StrategyKind> kinds = strategies;
+    final Path outDir = reportDir != null ? reportDir : Path.of("shootout-"
+        + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
     final EngineConfig engine = EngineConfigSource.demoDefaults();
     final Map<String, Object> run = new LinkedHashMap<>();
-    run.put("command", "java -jar storage-node-demo.jar shootout " + String.join(" ", o.given()));
+    run.put("command", "java -jar storage-node-demo.jar shootout " + String.join(" ", StorageNodeMain.given(spec)));
     run.put("machine", machine());
     run.put("storage", threads + " threads per node, " + cost + ", " + partitions + " partitions");
-    final RetryPolicy.Mode callers = RetryPolicy.Mode.parse(o.string("callers", "naive"));
     final Shootout shootout = new Shootout(new Scenario(3 * StrategySettings.defaults(StrategyKind.TOKEN_BUCKET,
         threads, cost, 0, 0).ratePerSecond(), scale, callers), out);
     out.printf(Locale.ROOT, "Spillway overload shootout: %s; C = %.0f calls/s; %.0f s per strategy; report in %s%n",

@@ -71,9 +71,10 @@ class ClusterTest {
 
   @Test
   void demoAndClusterDefaultToThreePartitions() {
-    final CliOptions none = new CliOptions(List.of(), StorageNodeMain.NODE_OPTIONS, java.util.Set.of("chaos"));
-    assertThat(DemoCluster.threeNodes(StorageNodeMain.nodeTemplate(none), dir.resolve("defaults"), "127.0.0.1",
-        new int[] {1, 2, 3}, 0).get(0).partitions()).isEqualTo(3);
+    final ClusterCommand none = (ClusterCommand) StorageNodeMain.commandLine(new java.io.PrintWriter(
+        new java.io.StringWriter()), new java.io.PrintWriter(new java.io.StringWriter())).parseArgs("cluster")
+        .subcommand().commandSpec().userObject();
+    assertThat(none.configs().get(0).partitions()).isEqualTo(3);
     assertThat(NodeConfig.DEFAULT_PARTITIONS).as("the demo's default").isEqualTo(3);
   }
 
