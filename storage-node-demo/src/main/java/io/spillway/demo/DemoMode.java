@@ -173,14 +173,16 @@ final class DemoMode implements Callable<Integer> {
           first.storageCost(), capacity(first));
       final List<ConnectionPlan> plans = plans(cluster.nodes(), rate);
       final EngineTrace trace = engineTrace ? new EngineTrace(cluster.nodes()) : null;
+      final ControlAudit audit = new ControlAudit(cluster.nodes());
       final LoadReport report = new LoadGenerator(plans, new LoadShape(duration, ramp, 10_000, 100, 512), out,
           () -> {
+            audit.sample();
             if (trace != null) {
               trace.print(out);
             }
           }).run();
       // Taken while the engines still run; printed once the cluster is down, so it stays the last thing printed.
-      summary(report, cluster.nodes(), new PrintStream(summary, true, StandardCharsets.UTF_8));
+      summary(report, audit, cluster.nodes(), new PrintStream(summary, true, StandardCharsets.UTF_8));
     } finally {
       hog.close();
       stop(engine, admin, cluster, root);
@@ -247,7 +249,7 @@ final class DemoMode implements Callable<Integer> {
     return new InetSocketAddress("127.0.0.1", n.respAddress().getPort());
   }
 
-  private static void summary(LoadReport report, List<StorageNode> nodes, PrintStream out) {
+  private static void summary(LoadReport report, ControlAudit audit, List<StorageNode> nodes, PrintStream out) {
     out.println();
     out.println("summary");
     out.printf(Locale.ROOT, "  goodput            %.0f ok replies/s (all tiers)%n", report.goodputPerSecond());
@@ -270,6 +272,7 @@ final class DemoMode implements Callable<Integer> {
       }
     }
     out.println("  engine rejections: " + engineReasons + " (all nodes)");
+    out.println("  tier order:        " + audit.describe());
     for (StorageNode n : nodes) {
       final EngineStats s = n.admission().engine().stats();
       out.printf(Locale.ROOT, "  %s: leads %d of %d partitions, limit %d, inflight %d, rejection ratio %.2f, "

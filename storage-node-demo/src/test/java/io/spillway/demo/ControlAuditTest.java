@@ -1,0 +1,25 @@
+package io.spillway.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class ControlAuditTest {
+  private static final long[] NONE = new long[6];
+
+  @Test
+  void aSecondThatShedsT3AndServesT5BreaksTheOrder() {
+    assertThat(ControlAudit.disordered(NONE, new long[] {0, 0, 0, 4, 9, 9}, NONE, new long[] {5, 5, 5, 0, 0, 1}))
+        .isTrue();
+  }
+
+  @Test
+  void sheddingOnlyBelowWhatIsServedKeepsTheOrder() {
+    // t4 partly shed and partly served (a cut inside the tier), t5 all shed: in order.
+    assertThat(ControlAudit.disordered(NONE, new long[] {0, 0, 0, 0, 3, 9}, NONE, new long[] {5, 5, 5, 5, 2, 0}))
+        .isFalse();
+    // Counts that did not move in this second do not count.
+    assertThat(ControlAudit.disordered(new long[] {0, 0, 7, 0, 0, 0}, new long[] {0, 0, 7, 0, 0, 9},
+        new long[] {0, 0, 0, 0, 0, 4}, new long[] {1, 1, 1, 1, 1, 4})).isFalse();
+  }
+}
