@@ -26,6 +26,11 @@ final class ScopeRejector {
    */
   static final double MIN_ERROR = -1.0;
   static final double MAX_ERROR = 1.0;
+  /**
+   * How far past a tier boundary (a fraction of the ratio) the ratio must be for the cut to move into the next
+   * tier ({@link PriorityDistribution#cut(double, int, int, int, double)}).
+   */
+  static final double TIER_MARGIN = 0.1;
   /** How far ahead an embedder's backlog signal is forecast ({@link BacklogForecast}). */
   static final double BACKLOG_HORIZON_SECONDS = 1.0;
 
@@ -145,7 +150,7 @@ final class ScopeRejector {
     measurement = m;
     double r = Math.min(pid.update(0.0, m), Math.max(0.0, ceiling));
     ratio = r;
-    cut = distribution.cut(r, firstSheddableLevel);
+    cut = distribution.cut(r, firstSheddableLevel, cut, distribution.levels() / Tier.count(), TIER_MARGIN);
   }
 
   /** Bumpless retune (reconfiguration); control thread only. */

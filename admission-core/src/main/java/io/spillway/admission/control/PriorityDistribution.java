@@ -135,6 +135,32 @@ public final class PriorityDistribution {
   }
 
   /**
+   * The priority cut for a rejection ratio that moves into a more important tier than the {@code current} cut's
+   * only when the ratio is past that boundary by {@code margin} (a fraction of the ratio): a one-sided Schmitt
+   * trigger at each tier boundary. A ratio that wanders around a boundary would otherwise move the cut from tier to
+   * tier tick by tick, and each move sheds a tier in the same second as a less important one was admitted. Held
+   * back, the cut stops at the edge of its tier: all of it shed, none of the next. Moves towards less shedding are
+   * never held, so a node that no longer needs shedding releases it at once. Control thread; allocation-free.
+   *
+   * @param current the cut in force; {@code levels} for none
+   * @param levelsPerTier the levels of one tier
+   * @param margin how far past the boundary the ratio must be, in [0, 1)
+   */
+  public int cut(double ratio, int firstSheddableLevel, int current, int levelsPerTier, double margin) {
+    int next = cut(ratio, firstSheddableLevel);
+    if (current >= levels || next >= levels || levelsPerTier <= 0) {
+      return next;
+    }
+    int tier = current / levelsPerTier;
+    int nextTier = next / levelsPerTier;
+    if (nextTier < tier) {
+      return cut(ratio * (1.0 - margin), firstSheddableLevel) / levelsPerTier < tier ? next
+          : Math.max(firstSheddableLevel, tier * levelsPerTier);
+    }
+    return next;
+  }
+
+  /**
    * The recent weight of one level, rounded: exact counts until more than {@code window} requests were rolled in.
    * Control thread.
    *

@@ -42,6 +42,25 @@ class PriorityDistributionTest {
   }
 
   @Test
+  void theCutEntersAMoreImportantTierOnlyPastItsBoundaryByTheMargin() {
+    PriorityDistribution d = uniform(60_000);
+    int first = COHORTS; // T1..T5 sheddable, each 1/5: the T5/T4 boundary is at a ratio of 0.2
+    int inT5 = d.cut(0.15, first);
+    assertThat(inT5 / COHORTS).isEqualTo(5);
+    // 0.21 is past the boundary, but not by 10 %: the cut stops at T5's edge, all of T5 shed and none of T4.
+    assertThat(d.cut(0.21, first, inT5, COHORTS, 0.1)).isEqualTo(5 * COHORTS);
+    // 0.25 is: the cut moves into T4, to where the ratio puts it.
+    assertThat(d.cut(0.25, first, inT5, COHORTS, 0.1)).isEqualTo(d.cut(0.25, first)).isLessThan(5 * COHORTS);
+    // Towards less shedding, onset and release are never held.
+    int inT4 = d.cut(0.25, first);
+    assertThat(d.cut(0.19, first, inT4, COHORTS, 0.1)).isEqualTo(d.cut(0.19, first));
+    assertThat(d.cut(0.0, first, inT4, COHORTS, 0.1)).isEqualTo(LEVELS);
+    assertThat(d.cut(0.3, first, LEVELS, COHORTS, 0.1)).isEqualTo(d.cut(0.3, first));
+    // Within a tier the cut follows the ratio.
+    assertThat(d.cut(0.25, first, d.cut(0.22, first), COHORTS, 0.1)).isEqualTo(d.cut(0.25, first));
+  }
+
+  @Test
   void extremesAndExemptLevels() {
     PriorityDistribution d = uniform(60_000);
     assertThat(d.cut(0.0, COHORTS)).isEqualTo(LEVELS);
