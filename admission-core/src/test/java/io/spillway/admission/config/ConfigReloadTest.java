@@ -121,7 +121,7 @@ class ConfigReloadTest {
     write("limit:\n  initial: 4\n  min: 4\n  max: 1000000\n"); // beyond the permit table sized at start
     ReloadResult result = watcher.reloadNow();
     assertThat(result.status()).isEqualTo(ReloadResult.Status.REJECTED);
-    assertThat(result.problems().get(0).message()).startsWith("refused by the engine: maxLimit must be <=");
+    assertThat(result.problems().get(0).message()).startsWith("refused by the engine: limitMax must be <=");
     assertThat(engine.config()).isSameAs(running);
   }
 
