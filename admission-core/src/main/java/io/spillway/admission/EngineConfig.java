@@ -2,6 +2,8 @@ package io.spillway.admission;
 
 import static io.spillway.durations.Durations.format;
 
+import io.spillway.codel.CodelConfig;
+import io.spillway.pid.PidConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -76,31 +78,21 @@ public final class EngineConfig {
       queuesLatencyTargetNanos[i] = check.nonNegative("queuesLatencyTarget[" + op + "]", b.queuesLatencyTarget[i]);
       queuesInitialServiceTimeNanos[i] = check.positive("queuesInitialServiceTime[" + op + "]",
           b.queuesInitialServiceTime[i]);
-      queuesIntervalNanos[i] = check.positive("queuesInterval[" + op + "]", b.queuesInterval[i]);
-      queuesTargetNanos[i] = check.positive("queuesTarget[" + op + "]", b.queuesTarget[i]);
-      String target = "queuesTarget[" + op + "]";
-      String interval = "queuesInterval[" + op + "]";
-      if (check.valid(target, interval) && queuesTargetNanos[i] >= queuesIntervalNanos[i]) {
-        check.fail(target, "must be > 0 and < {} (" + format(queuesIntervalNanos[i]) + "), was "
-            + format(queuesTargetNanos[i]), interval);
-      }
-      queuesCapacity[i] = check.between("queuesCapacity[" + op + "]", b.queuesCapacity[i], 1, 1 << 20);
-      queuesSloughFactor[i] = check.between("queuesSloughFactor[" + op + "]",
-          b.queuesSloughFactor[i], 1.0, true, 100.0);
-      queuesTimeoutNanos[i] = check.positive("queuesTimeout[" + op + "]", b.queuesTimeout[i]);
-      String timeout = "queuesTimeout[" + op + "]";
-      if (check.valid(timeout, target) && queuesTimeoutNanos[i] <= queuesTargetNanos[i]) {
-        check.fail(timeout, "must be > {} (" + format(queuesTargetNanos[i]) + "), was "
-            + format(queuesTimeoutNanos[i]), target);
-      }
+      checkQueue(check, b, op);
+      queuesTargetNanos[i] = nanos(b.queuesTarget[i]);
+      queuesIntervalNanos[i] = nanos(b.queuesInterval[i]);
+      queuesCapacity[i] = b.queuesCapacity[i];
+      queuesSloughFactor[i] = b.queuesSloughFactor[i];
+      queuesTimeoutNanos[i] = nanos(b.queuesTimeout[i]);
       queuesDispatchWeight[i] = check.between("queuesDispatchWeight[" + op + "]", b.queuesDispatchWeight[i], 1, 1000);
     }
     tunerQueueTimeoutP90Multiple = check.between("tunerQueueTimeoutP90Multiple",
         b.tunerQueueTimeoutP90Multiple, 0.0, true, 1000.0);
     signalsLatencyShedFactor = check.between("signalsLatencyShedFactor", b.signalsLatencyShedFactor, 1.0, true, 100.0);
-    pidKp = check.between("pidKp", b.pidKp, 0.0, true, 100.0);
-    pidKi = check.between("pidKi", b.pidKi, 0.0, true, 100.0);
-    pidKd = check.between("pidKd", b.pidKd, 0.0, true, 100.0);
+    checkGains(check, b);
+    pidKp = b.pidKp;
+    pidKi = b.pidKi;
+    pidKd = b.pidKd;
     pidTickNanos = check.positive("pidTick", b.pidTick);
     if (pidTickNanos < 1_000_000L || pidTickNanos > 10_000_000_000L) {
       check.fail("pidTick", "must be >= 1ms and <= 10s, was " + format(pidTickNanos));
@@ -147,6 +139,44 @@ public final class EngineConfig {
     tunerLatencySmoothing = check.between("tunerLatencySmoothing", b.tunerLatencySmoothing, 0.0, false, 1.0);
     tunerLatencyMinSamples = check.between("tunerLatencyMinSamples", b.tunerLatencyMinSamples, 1, 1_000_000);
     check.throwIfInvalid();
+  }
+
+  /** The queue parameters of one op type, validated by their owner, CoDel ({@link CodelConfig}). */
+  private static void checkQueue(ConfigCheck check, Builder b, OpType op) {
+    int i = op.ordinal();
+    Duration anyDuration = CodelConfig.MAX_DURATION;
+    OwnerCheck.check(check, List.of(
+            new OwnerCheck.Param("interval", "queuesInterval[" + op + "]", b.queuesInterval[i], anyDuration, Set.of()),
+            new OwnerCheck.Param("target", "queuesTarget[" + op + "]", b.queuesTarget[i], Duration.ofNanos(1),
+                Set.of("interval")),
+            new OwnerCheck.Param("queueTimeout", "queuesTimeout[" + op + "]", b.queuesTimeout[i], anyDuration,
+                Set.of("target")),
+            new OwnerCheck.Param("capacity", "queuesCapacity[" + op + "]", b.queuesCapacity[i], 1, Set.of()),
+            new OwnerCheck.Param("sloughFactor", "queuesSloughFactor[" + op + "]", b.queuesSloughFactor[i], 1.0,
+                Set.of())),
+        v -> CodelConfig.builder().interval((Duration) v.get("interval")).target((Duration) v.get("target"))
+            .queueTimeout((Duration) v.get("queueTimeout")).capacity((Integer) v.get("capacity"))
+            .sloughFactor((Double) v.get("sloughFactor")).build());
+  }
+
+  /** The PID gains, validated by their owner ({@link PidConfig}). */
+  private static void checkGains(ConfigCheck check, Builder b) {
+    OwnerCheck.check(check, List.of(
+            new OwnerCheck.Param("kp", "pidKp", b.pidKp, 0.0, Set.of()),
+            new OwnerCheck.Param("ki", "pidKi", b.pidKi, 0.0, Set.of()),
+            new OwnerCheck.Param("kd", "pidKd", b.pidKd, 0.0, Set.of())),
+        v -> PidConfig.builder().kp((Double) v.get("kp")).ki((Double) v.get("ki")).kd((Double) v.get("kd")).build());
+  }
+
+  private static long nanos(Duration d) {
+    if (d == null) {
+      return 0L;
+    }
+    try {
+      return d.toNanos();
+    } catch (ArithmeticException tooLong) {
+      return d.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;   // refused by the check; stored only until it throws
+    }
   }
 
   private static int neverShedPrefix(ConfigCheck check, Set<Tier> tiers) {

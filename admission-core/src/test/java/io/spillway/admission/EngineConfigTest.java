@@ -23,12 +23,12 @@ class EngineConfigTest {
         bad(b -> b.queuesTarget(OpType.WRITE, Duration.ofMillis(100)),
             "queuesTarget[WRITE] must be > 0 and < queuesInterval[WRITE] (100ms), was 100ms"),
         bad(b -> b.queuesTimeout(OpType.SCAN, Duration.ofMillis(20)),
-            "queuesTimeout[SCAN] must be > queuesTarget[SCAN] (20ms), was 20ms"),
-        bad(b -> b.queuesCapacity(OpType.READ, 0), "queuesCapacity[READ] must be >= 1 and <= 1048576, was 0"),
+            "queuesTimeout[SCAN] must be > queuesTarget[SCAN] (20ms) and <= 24h, was 20ms"),
+        bad(b -> b.queuesCapacity(OpType.READ, 0), "queuesCapacity[READ] must be >= 1 and <= 1073741824, was 0"),
         bad(b -> b.queuesSloughFactor(OpType.READ, 0.5),
-            "queuesSloughFactor[READ] must be >= 1.0 and <= 100.0, was 0.5"),
+            "queuesSloughFactor[READ] must be >= 1.0 and <= 1000.0, was 0.5"),
         bad(b -> b.queuesDispatchWeight(OpType.SCAN, 0), "queuesDispatchWeight[SCAN] must be >= 1 and <= 1000, was 0"),
-        bad(b -> b.pidKp(-0.1), "pidKp must be >= 0.0 and <= 100.0, was -0.1"),
+        bad(b -> b.pidKp(-0.1), "pidKp must be >= 0 and finite, was -0.1"),
         bad(b -> b.pidTick(Duration.ofMillis(20)).tunerPeriod(Duration.ofMillis(10)),
             "tunerPeriod must be >= pidTick (20ms) and <= 100 × pidTick, was 10ms"),
         bad(b -> b.pidTick(Duration.ofSeconds(20)), "pidTick must be >= 1ms and <= 10s, was 20s"),
@@ -96,5 +96,42 @@ class EngineConfigTest {
                 "pidMaxRejectionRatio must be > 0.0 and <= 1.0, was 1.5"))
         .hasMessage("limitMin must be >= 1, was 0; queuesTarget[READ] must be > 0 and < queuesInterval[READ] (100ms), "
             + "was 200ms; pidMaxRejectionRatio must be > 0.0 and <= 1.0, was 1.5");
+  }
+
+  /** CoDel and the PID stop at their first error; the engine still reports each invalid value of theirs. */
+  @Test
+  void theOwnersReportEveryInvalidValueOfTheirGroupAtOnce() {
+    assertThatThrownBy(() -> EngineConfig.builder().queuesTarget(OpType.READ, Duration.ZERO)
+        .queuesCapacity(OpType.READ, 0).queuesSloughFactor(OpType.READ, 0.5).pidKp(-1).pidKd(Double.NaN).build())
+        .isInstanceOfSatisfying(InvalidEngineConfigException.class, e -> assertThat(e.violations())
+            .extracting(ConfigViolation::toString).containsExactly(
+                "queuesTarget[READ] must be > 0 and < queuesInterval[READ] (100ms), was 0ms",
+                "queuesCapacity[READ] must be >= 1 and <= 1073741824, was 0",
+                "queuesSloughFactor[READ] must be >= 1.0 and <= 1000.0, was 0.5",
+                "pidKp must be >= 0 and finite, was -1.0",
+                "pidKd must be >= 0 and finite, was NaN"));
+  }
+
+  /**
+   * As for the engine's own checks, a value judged against an invalid one reports nothing more: the target is not
+   * judged against an invalid interval, while a timeout below the target is wrong whatever the interval.
+   */
+  @Test
+  void anOwnersFollowOnErrorIsNotReported() {
+    assertThatThrownBy(() -> EngineConfig.builder().queuesInterval(OpType.SCAN, Duration.ZERO)
+        .queuesTarget(OpType.SCAN, Duration.ofMillis(200)).queuesTimeout(OpType.SCAN, Duration.ofMillis(1)).build())
+        .isInstanceOfSatisfying(InvalidEngineConfigException.class, e -> assertThat(e.violations())
+            .extracting(ConfigViolation::toString).containsExactly(
+                "queuesInterval[SCAN] must be > 0 and <= 24h, was 0ms",
+                "queuesTimeout[SCAN] must be > queuesTarget[SCAN] (200ms) and <= 24h, was 1ms"));
+    // a target that is invalid against a valid, tiny interval: reported once, then checked no further
+    assertThatThrownBy(() -> EngineConfig.builder().queuesInterval(OpType.READ, Duration.ofNanos(1))
+        .queuesTarget(OpType.READ, Duration.ofNanos(1)).build())
+        .isInstanceOfSatisfying(InvalidEngineConfigException.class, e -> assertThat(e.violations())
+            .extracting(ConfigViolation::toString)
+            .containsExactly("queuesTarget[READ] must be > 0 and < queuesInterval[READ] (1ns), was 1ns"));
+    assertThatThrownBy(() -> EngineConfig.builder().queuesTimeout(OpType.READ, null).build())
+        .isInstanceOfSatisfying(InvalidEngineConfigException.class, e -> assertThat(e.violations())
+            .extracting(ConfigViolation::toString).containsExactly("queuesTimeout[READ] must be set, was null"));
   }
 }

@@ -20,7 +20,8 @@ import java.util.function.Function;
  * {@code docs/configuration.md} (both generated from it by tests; {@code -Dspillway.docs.write=true} rewrites them).
  *
  * <p>Defaults have one home, the builder (code that never reads YAML gets them too): a key's default is its getter
- * applied to {@link EngineConfig#defaults()}. Ranges are enforced by the builder alone; the range text here is
+ * applied to {@link EngineConfig#defaults()}. Ranges are enforced by the builder alone (which leaves the queue and
+ * PID parameters to their owners, {@code CodelConfig} and {@code PidConfig}); the range text here is
  * checked against the builder at its bounds by a test ({@code EngineKeysRangeTest}).
  */
 final class EngineKeys {
@@ -100,16 +101,16 @@ final class EngineKeys {
       duration(at + "target", "> 0 and < interval",
           "CoDel target: a queue whose minimum delay over an interval exceeds it is overloaded (LIFO, slough).",
           (b, v) -> b.queuesTarget(op, v), c -> c.queuesTarget(op));
-      duration(at + "interval", "> 0",
+      duration(at + "interval", "(0, 24h]",
           "CoDel interval: the window over which the minimum queueing delay is measured.",
           (b, v) -> b.queuesInterval(op, v), c -> c.queuesInterval(op));
-      integer(at + "capacity", "requests", "[1, 1048576]",
+      integer(at + "capacity", "requests", "[1, 1073741824]",
           "Capacity of each tier's queue of this op type; a full queue rejects with QUEUE_FULL.",
           (b, v) -> b.queuesCapacity(op, v), c -> c.queuesCapacity(op));
-      number(at + "slough-factor", "× target", "[1, 100]",
+      number(at + "slough-factor", "× target", "[1, 1000]",
           "While overloaded, a request queued longer than slough-factor × target is dropped fast (SLOUGHED).",
           (b, v) -> b.queuesSloughFactor(op, v), c -> c.queuesSloughFactor(op));
-      duration(at + "timeout", "> target",
+      duration(at + "timeout", "> target and <= 24h",
           "Hard cap on queueing time (QUEUE_TIMEOUT), the upper bound of the adaptive queue timeout.",
           (b, v) -> b.queuesTimeout(op, v), c -> c.queuesTimeout(op));
       integer(at + "dispatch-weight", "-", "[1, 1000]",
@@ -161,11 +162,11 @@ final class EngineKeys {
   }
 
   private void declareRejector() {
-    number("pid.kp", "-", "[0, 100]", "PID proportional gain (Cinnamon: 0.1).",
+    number("pid.kp", "-", ">= 0", "PID proportional gain (Cinnamon: 0.1).",
         EngineConfig.Builder::pidKp, EngineConfig::pidKp);
-    number("pid.ki", "1/s", "[0, 100]", "PID integral gain, per second (Cinnamon: 1.4).",
+    number("pid.ki", "1/s", ">= 0", "PID integral gain, per second (Cinnamon: 1.4).",
         EngineConfig.Builder::pidKi, EngineConfig::pidKi);
-    number("pid.kd", "s", "[0, 100]", "PID derivative gain (Cinnamon: none).",
+    number("pid.kd", "s", ">= 0", "PID derivative gain (Cinnamon: none).",
         EngineConfig.Builder::pidKd, EngineConfig::pidKd);
     duration("pid.tick", "[1ms, 10s]", "Period of the control loops (PID, tuner, signal sampling).",
         EngineConfig.Builder::pidTick, EngineConfig::pidTick);
