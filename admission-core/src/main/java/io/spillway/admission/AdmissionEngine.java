@@ -42,8 +42,8 @@ public final class AdmissionEngine {
   private final ReentrantLock controlLock = new ReentrantLock();
 
   private AdmissionEngine(EngineConfig config, Ticker ticker) {
-    this.clients = new ClientRegistry(config.clientClasses, config.defaultClientClass, config.initialLimit,
-        Scorecard.units(config.initialServiceTimeNanos[0]));
+    this.clients = new ClientRegistry(config.clientClasses, config.defaultClientClass, config.limitInitial,
+        Scorecard.units(config.queuesInitialServiceTimeNanos[0]));
     Telemetry telemetry = new Telemetry(config);
     this.path = new AdmissionPath(config, ticker, clients, telemetry);
     this.loop = new ControlLoop(path.policy().settings, ticker, telemetry, path.limiter, path.dispatcher, clients,
@@ -222,7 +222,7 @@ public final class AdmissionEngine {
 
   /**
    * Runs one control period (sample, tune, evaluate signals, run the PIDs, drop expired queued requests). Call it
-   * every {@link EngineConfig#tickPeriod()} from one thread, or use {@link #start}. Returns false, doing nothing,
+   * every {@link EngineConfig#pidTick()} from one thread, or use {@link #start}. Returns false, doing nothing,
    * if another tick or a reconfiguration holds the control lock.
    */
   public boolean tick() {
@@ -239,7 +239,7 @@ public final class AdmissionEngine {
 
   /** Schedules {@link #tick()} every tick period on the given scheduler; cancel the returned future to stop. */
   public ScheduledFuture<?> start(ScheduledExecutorService scheduler) {
-    long period = config().tickPeriodNanos;
+    long period = config().pidTickNanos;
     return scheduler.scheduleAtFixedRate(this::tick, period, period, TimeUnit.NANOSECONDS);
   }
 
@@ -248,15 +248,15 @@ public final class AdmissionEngine {
    * PIDs are retuned bumplessly, queues are reconfigured in place, client classes re-resolved; no permit or queued
    * request is lost. (A changed tick period takes effect when {@link #start} is called again.)
    *
-   * @throws IllegalArgumentException if {@code maxLimit} exceeds what this engine's permit table can hold
+   * @throws IllegalArgumentException if {@code limitMax} exceeds what this engine's permit table can hold
    * @throws IllegalStateException if the control lock could not be taken within 5 s
    */
   public void reconfigure(EngineConfig next) {
     Objects.requireNonNull(next, "config");
     int ceiling = path.permits.capacity() / 2;
-    if (next.maxLimit > ceiling) {
-      throw new IllegalArgumentException("maxLimit must be <= " + ceiling
-          + " (half the permit table, sized at start) to reconfigure without a restart, was " + next.maxLimit);
+    if (next.limitMax > ceiling) {
+      throw new IllegalArgumentException("limitMax must be <= " + ceiling
+          + " (half the permit table, sized at start) to reconfigure without a restart, was " + next.limitMax);
     }
     underControlLock(() -> loop.reconfigure(next));
   }

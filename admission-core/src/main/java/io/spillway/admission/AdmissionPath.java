@@ -41,8 +41,8 @@ final class AdmissionPath {
     this.ticker = ticker;
     this.clients = clients;
     this.telemetry = telemetry;
-    this.limiter = new InflightLimiter(config.initialLimit);
-    this.permits = new PermitTable(Math.max(4096, 4 * config.maxLimit));
+    this.limiter = new InflightLimiter(config.limitInitial);
+    this.permits = new PermitTable(Math.max(4096, 4 * config.limitMax));
     this.policy = Policy.initial(new Settings(config, ticker.read()));
     this.dispatcher = new Dispatcher(config, ticker, new QueueSink(this)); // last: the sink reads this path
   }

@@ -13,7 +13,7 @@ final class ClassCaps {
 
   ClassCaps(ClientClass clientClass, int limit, long meanCostUnits) {
     this.clientClass = clientClass;
-    this.highestTierOrdinal = clientClass.highestTier().ordinal();
+    this.highestTierOrdinal = clientClass.maxTier().ordinal();
     update(limit, meanCostUnits);
   }
 

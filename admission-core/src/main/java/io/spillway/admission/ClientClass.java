@@ -7,7 +7,7 @@ import java.util.regex.PatternSyntaxException;
 /**
  * A class of clients sharing one scorecard rule: clients whose id matches {@link #pattern()} may hold at most
  * {@code max(floor, share × limit)} requests outstanding (in flight or queued) and the same share of the node's
- * outstanding cost, and may claim no tier more critical than {@link #highestTier()} (claims above are capped to it).
+ * outstanding cost, and may claim no tier more critical than {@link #maxTier()} (claims above are capped to it).
  * Immutable; validated at construction.
  */
 public final class ClientClass {
@@ -16,7 +16,7 @@ public final class ClientClass {
   private final Pattern pattern;
   private final double share;
   private final int floor;
-  private final Tier highestTier;
+  private final Tier maxTier;
 
   /**
    * @param name a label for stats and errors
@@ -24,9 +24,9 @@ public final class ClientClass {
    * @param share the fraction of the current inflight limit (and of its cost) one client may hold outstanding;
    *     (0, 100]: above 1 lets a client queue beyond the limit
    * @param floor the minimum cap in requests, whatever the limit (>= 1)
-   * @param highestTier the most critical tier clients of this class may claim
+   * @param maxTier the most critical tier clients of this class may claim
    */
-  public ClientClass(String name, String pattern, double share, int floor, Tier highestTier) {
+  public ClientClass(String name, String pattern, double share, int floor, Tier maxTier) {
     this.name = Objects.requireNonNull(name, "name");
     ConfigCheck check = new ConfigCheck();
     String field = "clientClass[" + name + "]";
@@ -49,7 +49,7 @@ public final class ClientClass {
     this.pattern = compiled;
     this.share = share;
     this.floor = floor;
-    this.highestTier = Objects.requireNonNull(highestTier, "highestTier");
+    this.maxTier = Objects.requireNonNull(maxTier, "maxTier");
   }
 
   public String name() {
@@ -68,8 +68,8 @@ public final class ClientClass {
     return floor;
   }
 
-  public Tier highestTier() {
-    return highestTier;
+  public Tier maxTier() {
+    return maxTier;
   }
 
   /** Whether the whole client id matches this class's pattern. */
@@ -84,17 +84,17 @@ public final class ClientClass {
     }
     ClientClass c = (ClientClass) o;
     return name.equals(c.name) && pattern().equals(c.pattern()) && share == c.share && floor == c.floor
-        && highestTier == c.highestTier;
+        && maxTier == c.maxTier;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, pattern(), share, floor, highestTier);
+    return Objects.hash(name, pattern(), share, floor, maxTier);
   }
 
   @Override
   public String toString() {
     return "ClientClass{" + name + ", /" + pattern() + "/, share=" + share + ", floor=" + floor
-        + ", highestTier=" + highestTier + '}';
+        + ", maxTier=" + maxTier + '}';
   }
 }

@@ -59,7 +59,7 @@ public final class ClientHandle {
 
   /**
    * The tier a request of this client that claims {@code claimed} is judged in: the claimed tier, capped by the
-   * client's class so that it is never more important than the class's {@link ClientClass#highestTier()} (a client of
+   * client's class so that it is never more important than the class's {@link ClientClass#maxTier()} (a client of
    * a class capped at {@code T3} that claims {@code T0} is shed, queued, counted and reported as {@code T3}). This is
    * the cap the engine itself applies on every decision, read from the class the client belongs to now (a
    * reconfiguration may move it to another class). Lock-free and allocation-free.

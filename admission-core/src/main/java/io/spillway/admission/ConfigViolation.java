@@ -7,11 +7,11 @@ import java.util.function.UnaryOperator;
 /**
  * One invalid value of an {@link EngineConfig}: the field, what it must be and the value received. The fields it
  * names besides its own (e.g. the interval a CoDel target must stay below) are kept apart from the text, so that a
- * config file can report the violation with its own key names: {@code queueTarget[READ] must be > 0 and <
- * queueInterval[READ] (100ms), was 200ms} in code is {@code queues.read.target: must be > 0 and < interval (100ms),
+ * config file can report the violation with its own key names: {@code queuesTarget[READ] must be > 0 and <
+ * queuesInterval[READ] (100ms), was 200ms} in code is {@code queues.read.target: must be > 0 and < interval (100ms),
  * was 200ms} in a file.
  *
- * @param field the builder field, e.g. {@code queueTarget[READ]}
+ * @param field the builder field, e.g. {@code queuesTarget[READ]}
  * @param text what follows the field's name; each {@code {}} stands for one of {@code references}, in order
  * @param references the other fields the text names
  */

@@ -148,8 +148,8 @@ final class ControlLoop {
     this.events = events;
     this.publisher = publisher;
     this.ticker = ticker;
-    this.distribution = new PriorityDistribution(config.levels(), config.priorityWindow);
-    this.tuner = new VegasLimitTuner(config.initialLimit, config.minLimit, config.maxLimit);
+    this.distribution = new PriorityDistribution(config.levels(), config.tiersPriorityWindow);
+    this.tuner = new VegasLimitTuner(config.limitInitial, config.limitMin, config.limitMax);
     // The jitter seed comes from the clock at start: engines started apart probe apart, and a simulation on a
     // virtual clock is reproducible.
     this.probe = new BaselineProbe(ticker.read());
@@ -157,23 +157,23 @@ final class ControlLoop {
     this.latency = new LatencySampling(config);
     for (OpType op : OpType.values()) {
       latencySignals[op.ordinal()] = new MeasuredSignal("latency.p90." + op.name().toLowerCase(),
-          SignalScope.of(config.latencySignalScope(op)), Double.NaN, true);
+          SignalScope.of(config.signalsLatencyScope(op)), Double.NaN, true);
       baselines[op.ordinal()] = new LatencyBaseline(BASELINE_WINDOW_SECONDS, BASELINE_MIN_SAMPLES,
-          (int) Math.max(1, BASELINE_MAX_POOL_NANOS / config.tickPeriodNanos),
+          (int) Math.max(1, BASELINE_MAX_POOL_NANOS / config.pidTickNanos),
           telemetry.latency()[op.ordinal()].newPool());
     }
     this.queues = new QueueTuning(config, dispatcher, latency, telemetry.serviceTimes);
-    errorSignal = new MeasuredSignal("errors.rate", SignalScope.of(config.errorRateScope),
-        config.errorRateTarget, true);
-    queueDelaySignal = new MeasuredSignal("queue.delay.p90", SignalScope.of(config.queueDelayScope),
-        config.queueDelayTargetNanos, false);
+    errorSignal = new MeasuredSignal("errors.rate", SignalScope.of(config.signalsErrorRateScope),
+        config.signalsErrorRateTarget, true);
+    queueDelaySignal = new MeasuredSignal("queue.delay.p90", SignalScope.of(config.signalsQueueDelayScope),
+        config.signalsQueueDelayTargetNanos, false);
     double sum = 0;
-    for (long initial : config.initialServiceTimeNanos) {
+    for (long initial : config.queuesInitialServiceTimeNanos) {
       sum += initial;
     }
-    meanServiceNanos = sum / config.initialServiceTimeNanos.length;
+    meanServiceNanos = sum / config.queuesInitialServiceTimeNanos.length;
     rebuildRejectors(config);
-    publish(false, 0.0, 0.0, config.initialServiceTimeNanos.clone());
+    publish(false, 0.0, 0.0, config.queuesInitialServiceTimeNanos.clone());
   }
 
   /** Adds an embedder's signal; its scope gets a rejector at once (the engine holds the control lock). */
@@ -201,7 +201,7 @@ final class ControlLoop {
     long now = ticker.read();
     Settings s = settings;
     EngineConfig c = s.config;
-    double dt = lastTickNanos == Long.MIN_VALUE ? c.tickPeriodNanos * 1e-9
+    double dt = lastTickNanos == Long.MIN_VALUE ? c.pidTickNanos * 1e-9
         : Math.max(1e-6, (now - lastTickNanos) * 1e-9);
     lastTickNanos = now;
 
@@ -222,7 +222,7 @@ final class ControlLoop {
     long completions = latency.completions();
     // Low load: at most the inflight a probe would pin (an eighth of the limit, at least limit.min), nothing waiting.
     boolean lowLoad = wasPinned ? probe.sampling(peak, pinnedLimit, completions)
-        : !saturatedNow && peak <= Math.max(c.minLimit, limitBefore / PROBE_LIMIT_DIVISOR);
+        : !saturatedNow && peak <= Math.max(c.limitMin, limitBefore / PROBE_LIMIT_DIVISOR);
     boolean freshBaseline = false;
     boolean baselineKnown = true;
     for (int i = 0; i < OpType.count(); i++) {
@@ -236,11 +236,11 @@ final class ControlLoop {
         }
         freshBaseline |= baselines[i].values() != before;
       }
-      baselineKnown &= c.latencyTargetNanos[i] > 0 || latency.successes(op) == 0
+      baselineKnown &= c.queuesLatencyTargetNanos[i] > 0 || latency.successes(op) == 0
           || !Double.isNaN(baselines[i].nanos());
       double target = latencyTargetNanos(c, i);
       latencySignals[i].set(p90);
-      latencySignals[i].target(c.latencyShedFactor * target);
+      latencySignals[i].target(c.signalsLatencyShedFactor * target);
     }
     long errors = counters.outcomes(Outcome.ERROR);
     long newErrors = errors - lastErrors;
@@ -260,7 +260,7 @@ final class ControlLoop {
         for (LatencyBaseline b : baselines) {
           b.startMeasurement(); // the probe's value comes from its own samples and replaces the window
         }
-        pinnedLimit = Math.max(c.minLimit, tuner.limit() / PROBE_LIMIT_DIVISOR);
+        pinnedLimit = Math.max(c.limitMin, tuner.limit() / PROBE_LIMIT_DIVISOR);
         probe.pinned(limiter.inflight());
         limiter.setLimit(pinnedLimit);
         events.limitChanged(limitBefore, pinnedLimit, now);
@@ -340,7 +340,7 @@ final class ControlLoop {
       maxRatio = Math.max(maxRatio, r.ratio());
     }
     s.cohortCache.advance(now);
-    retry.update(waiting, throughput, meanServiceNanos, limit, maxRatio, c.ki, c.tickPeriodNanos);
+    retry.update(waiting, throughput, meanServiceNanos, limit, maxRatio, c.pidKi, c.pidTickNanos);
     ticks++;
     publish(saturatedNow, throughput, errors01, serviceNanos);
     dispatcher.maintain();
@@ -415,7 +415,7 @@ final class ControlLoop {
   private int tuneLimit(EngineConfig c, long errors, long finished, int peak, boolean saturatedTick, double dt,
       long now) {
     period.add(latency, peak, saturatedTick, errors, finished, dt);
-    int every = (int) Math.max(1, Math.round((double) c.limitTuningPeriodNanos / c.tickPeriodNanos));
+    int every = (int) Math.max(1, Math.round((double) c.tunerPeriodNanos / c.pidTickNanos));
     if (!period.complete(every)) {
       return tuner.limit();
     }
@@ -460,14 +460,15 @@ final class ControlLoop {
   void reconfigure(EngineConfig next) {
     EngineConfig previous = settings.config;
     settings = new Settings(next, ticker.read());
-    boolean levelsChanged = previous.levels() != next.levels() || previous.priorityWindow != next.priorityWindow;
+    boolean levelsChanged = previous.levels() != next.levels()
+        || previous.tiersPriorityWindow != next.tiersPriorityWindow;
     if (levelsChanged) {
-      distribution = new PriorityDistribution(next.levels(), next.priorityWindow);
+      distribution = new PriorityDistribution(next.levels(), next.tiersPriorityWindow);
     }
     int previousLimit = tuner.limit();
-    tuner.bounds(next.minLimit, next.maxLimit);
+    tuner.bounds(next.limitMin, next.limitMax);
     if (probe.probing()) {
-      pinnedLimit = Math.max(next.minLimit, Math.min(pinnedLimit, next.maxLimit));
+      pinnedLimit = Math.max(next.limitMin, Math.min(pinnedLimit, next.limitMax));
     }
     limiter.setLimit(probe.probing() ? pinnedLimit : tuner.limit());
     events.limitChanged(previousLimit, tuner.limit(), ticker.read());
@@ -476,15 +477,16 @@ final class ControlLoop {
     queues.reconfigure(next, latency, telemetry.serviceTimes);
     for (OpType op : OpType.values()) {
       int i = op.ordinal();
-      latencySignals[i].target(next.latencyShedFactor * latencyTargetNanos(next, i));
+      latencySignals[i].target(next.signalsLatencyShedFactor * latencyTargetNanos(next, i));
     }
-    errorSignal.target(next.errorRateTarget);
-    queueDelaySignal.target(next.queueDelayTargetNanos);
-    boolean scopes = rescope(errorSignal, next.errorRateScope) | rescope(queueDelaySignal, next.queueDelayScope);
+    errorSignal.target(next.signalsErrorRateTarget);
+    queueDelaySignal.target(next.signalsQueueDelayTargetNanos);
+    boolean scopes = rescope(errorSignal, next.signalsErrorRateScope)
+        | rescope(queueDelaySignal, next.signalsQueueDelayScope);
     for (OpType op : OpType.values()) {
-      scopes |= rescope(latencySignals[op.ordinal()], next.latencySignalScope(op));
+      scopes |= rescope(latencySignals[op.ordinal()], next.signalsLatencyScope(op));
     }
-    dispatcher.weights(next.dispatchWeight);
+    dispatcher.weights(next.queuesDispatchWeight);
     registry.classify(next.clientClasses, next.defaultClientClass, tuner.limit(),
         Scorecard.units((long) meanServiceNanos));
     PidConfig pid = pidConfig(next);
@@ -531,13 +533,13 @@ final class ControlLoop {
   }
 
   static PidConfig pidConfig(EngineConfig c) {
-    return PidConfig.builder().kp(c.kp).ki(c.ki).kd(c.kd).outputMin(0.0).outputMax(c.maxRejectionRatio)
-        .action(Action.REVERSE).maxDt(Duration.ofNanos(4 * c.tickPeriodNanos)).build();
+    return PidConfig.builder().kp(c.pidKp).ki(c.pidKi).kd(c.pidKd).outputMin(0.0).outputMax(c.pidMaxRejectionRatio)
+        .action(Action.REVERSE).maxDt(Duration.ofNanos(4 * c.pidTickNanos)).build();
   }
 
   /** The op type's latency target: the configured one, or the learned one (NaN before any unsaturated sample). */
   private double latencyTargetNanos(EngineConfig c, int op) {
-    long configured = c.latencyTargetNanos[op];
+    long configured = c.queuesLatencyTargetNanos[op];
     return configured > 0 ? configured : LEARNED_TARGET_MULTIPLE * baselines[op].nanos();
   }
 }

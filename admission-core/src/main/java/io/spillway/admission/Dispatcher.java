@@ -74,21 +74,21 @@ final class Dispatcher implements DeficitRoundRobin.Lanes<QueuedRequest> {
     this.queues = new MpscCodelQueue[OpType.count()][TIERS];
     this.lastCriticalTier = config.lastCriticalTier();
     for (OpType op : OpType.values()) {
-      CodelConfig codel = codelConfig(config, op, config.queueTimeoutNanos[op.ordinal()]);
+      CodelConfig codel = codelConfig(config, op, config.queuesTimeoutNanos[op.ordinal()]);
       for (int t = 0; t < TIERS; t++) {
         queues[op.ordinal()][t] = new MpscCodelQueue<>(forTier(codel, t), ticker, this::onDrop);
       }
     }
-    this.drr = new DeficitRoundRobin(config.dispatchWeight);
+    this.drr = new DeficitRoundRobin(config.queuesDispatchWeight);
   }
 
   static CodelConfig codelConfig(EngineConfig config, OpType op, long queueTimeoutNanos) {
     int i = op.ordinal();
     return CodelConfig.builder()
-        .target(java.time.Duration.ofNanos(config.queueTargetNanos[i]))
-        .interval(java.time.Duration.ofNanos(config.queueIntervalNanos[i]))
-        .capacity(config.queueCapacity[i])
-        .sloughFactor(config.sloughFactor[i])
+        .target(java.time.Duration.ofNanos(config.queuesTargetNanos[i]))
+        .interval(java.time.Duration.ofNanos(config.queuesIntervalNanos[i]))
+        .capacity(config.queuesCapacity[i])
+        .sloughFactor(config.queuesSloughFactor[i])
         .queueTimeout(java.time.Duration.ofNanos(queueTimeoutNanos))
         .build();
   }

@@ -2,6 +2,8 @@ package io.spillway.admission;
 
 import static io.spillway.durations.Durations.format;
 
+import io.spillway.codel.CodelConfig;
+import io.spillway.pid.PidConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -20,108 +22,101 @@ public final class EngineConfig {
 
   private static final int OPS = OpType.count();
 
-  final int initialLimit;
-  final int minLimit;
-  final int maxLimit;
-  final long[] latencyTargetNanos;
-  final long[] initialServiceTimeNanos;
-  final long[] queueTargetNanos;
-  final long[] queueIntervalNanos;
-  final int[] queueCapacity;
-  final double[] sloughFactor;
-  final long[] queueTimeoutNanos;
-  final int[] dispatchWeight;
-  final double queueTimeoutP90Multiple;
-  final double latencyShedFactor;
-  final double kp;
-  final double ki;
-  final double kd;
-  final long tickPeriodNanos;
-  final long limitTuningPeriodNanos;
-  final double maxRejectionRatio;
+  final int limitInitial;
+  final int limitMin;
+  final int limitMax;
+  final long[] queuesLatencyTargetNanos;
+  final long[] queuesInitialServiceTimeNanos;
+  final long[] queuesTargetNanos;
+  final long[] queuesIntervalNanos;
+  final int[] queuesCapacity;
+  final double[] queuesSloughFactor;
+  final long[] queuesTimeoutNanos;
+  final int[] queuesDispatchWeight;
+  final double tunerQueueTimeoutP90Multiple;
+  final double signalsLatencyShedFactor;
+  final double pidKp;
+  final double pidKi;
+  final double pidKd;
+  final long pidTickNanos;
+  final long tunerPeriodNanos;
+  final double pidMaxRejectionRatio;
   final int neverShedTierCount;
-  final int cohortsPerTier;
-  final long cohortEpochNanos;
-  final int priorityWindow;
-  final double errorRateTarget;
-  final long queueDelayTargetNanos;
-  final OpSet[] latencySignalScope;
-  final OpSet errorRateScope;
-  final OpSet queueDelayScope;
+  final int tiersCohorts;
+  final long tiersCohortEpochNanos;
+  final int tiersPriorityWindow;
+  final double signalsErrorRateTarget;
+  final long signalsQueueDelayTargetNanos;
+  final OpSet[] signalsLatencyScope;
+  final OpSet signalsErrorRateScope;
+  final OpSet signalsQueueDelayScope;
   final List<ClientClass> clientClasses;
   final ClientClass defaultClientClass;
   final boolean dryRun;
   final long retryAfterMinNanos;
   final long retryAfterMaxNanos;
   final double retryAfterJitter;
-  final double latencySmoothing;
-  final int latencyMinSamples;
+  final double tunerLatencySmoothing;
+  final int tunerLatencyMinSamples;
 
   private EngineConfig(Builder b) {
     ConfigCheck check = new ConfigCheck();
-    minLimit = check.atLeast("minLimit", b.minLimit, 1);
-    maxLimit = check.between("maxLimit", b.maxLimit, minLimit, 1 << 20);
-    initialLimit = check.valid("minLimit", "maxLimit")
-        ? check.between("initialLimit", b.initialLimit, minLimit, maxLimit) : b.initialLimit;
-    latencyTargetNanos = new long[OPS];
-    initialServiceTimeNanos = new long[OPS];
-    queueTargetNanos = new long[OPS];
-    queueIntervalNanos = new long[OPS];
-    queueCapacity = new int[OPS];
-    sloughFactor = new double[OPS];
-    queueTimeoutNanos = new long[OPS];
-    dispatchWeight = new int[OPS];
+    limitMin = check.atLeast("limitMin", b.limitMin, 1);
+    limitMax = check.between("limitMax", b.limitMax, limitMin, 1 << 20);
+    limitInitial = check.valid("limitMin", "limitMax")
+        ? check.between("limitInitial", b.limitInitial, limitMin, limitMax) : b.limitInitial;
+    queuesLatencyTargetNanos = new long[OPS];
+    queuesInitialServiceTimeNanos = new long[OPS];
+    queuesTargetNanos = new long[OPS];
+    queuesIntervalNanos = new long[OPS];
+    queuesCapacity = new int[OPS];
+    queuesSloughFactor = new double[OPS];
+    queuesTimeoutNanos = new long[OPS];
+    queuesDispatchWeight = new int[OPS];
     for (OpType op : OpType.values()) {
       int i = op.ordinal();
-      latencyTargetNanos[i] = check.nonNegative("latencyTarget[" + op + "]", b.latencyTarget[i]);
-      initialServiceTimeNanos[i] = check.positive("initialServiceTime[" + op + "]", b.initialServiceTime[i]);
-      queueIntervalNanos[i] = check.positive("queueInterval[" + op + "]", b.queueInterval[i]);
-      queueTargetNanos[i] = check.positive("queueTarget[" + op + "]", b.queueTarget[i]);
-      String target = "queueTarget[" + op + "]";
-      String interval = "queueInterval[" + op + "]";
-      if (check.valid(target, interval) && queueTargetNanos[i] >= queueIntervalNanos[i]) {
-        check.fail(target, "must be > 0 and < {} (" + format(queueIntervalNanos[i]) + "), was "
-            + format(queueTargetNanos[i]), interval);
-      }
-      queueCapacity[i] = check.between("queueCapacity[" + op + "]", b.queueCapacity[i], 1, 1 << 20);
-      sloughFactor[i] = check.between("sloughFactor[" + op + "]", b.sloughFactor[i], 1.0, true, 100.0);
-      queueTimeoutNanos[i] = check.positive("queueTimeout[" + op + "]", b.queueTimeout[i]);
-      String timeout = "queueTimeout[" + op + "]";
-      if (check.valid(timeout, target) && queueTimeoutNanos[i] <= queueTargetNanos[i]) {
-        check.fail(timeout, "must be > {} (" + format(queueTargetNanos[i]) + "), was "
-            + format(queueTimeoutNanos[i]), target);
-      }
-      dispatchWeight[i] = check.between("dispatchWeight[" + op + "]", b.dispatchWeight[i], 1, 1000);
+      queuesLatencyTargetNanos[i] = check.nonNegative("queuesLatencyTarget[" + op + "]", b.queuesLatencyTarget[i]);
+      queuesInitialServiceTimeNanos[i] = check.positive("queuesInitialServiceTime[" + op + "]",
+          b.queuesInitialServiceTime[i]);
+      checkQueue(check, b, op);
+      queuesTargetNanos[i] = nanos(b.queuesTarget[i]);
+      queuesIntervalNanos[i] = nanos(b.queuesInterval[i]);
+      queuesCapacity[i] = b.queuesCapacity[i];
+      queuesSloughFactor[i] = b.queuesSloughFactor[i];
+      queuesTimeoutNanos[i] = nanos(b.queuesTimeout[i]);
+      queuesDispatchWeight[i] = check.between("queuesDispatchWeight[" + op + "]", b.queuesDispatchWeight[i], 1, 1000);
     }
-    queueTimeoutP90Multiple = check.between("queueTimeoutP90Multiple", b.queueTimeoutP90Multiple, 0.0, true, 1000.0);
-    latencyShedFactor = check.between("latencyShedFactor", b.latencyShedFactor, 1.0, true, 100.0);
-    kp = check.between("kp", b.kp, 0.0, true, 100.0);
-    ki = check.between("ki", b.ki, 0.0, true, 100.0);
-    kd = check.between("kd", b.kd, 0.0, true, 100.0);
-    tickPeriodNanos = check.positive("tickPeriod", b.tickPeriod);
-    if (tickPeriodNanos < 1_000_000L || tickPeriodNanos > 10_000_000_000L) {
-      check.fail("tickPeriod", "must be >= 1ms and <= 10s, was " + format(tickPeriodNanos));
+    tunerQueueTimeoutP90Multiple = check.between("tunerQueueTimeoutP90Multiple",
+        b.tunerQueueTimeoutP90Multiple, 0.0, true, 1000.0);
+    signalsLatencyShedFactor = check.between("signalsLatencyShedFactor", b.signalsLatencyShedFactor, 1.0, true, 100.0);
+    checkGains(check, b);
+    pidKp = b.pidKp;
+    pidKi = b.pidKi;
+    pidKd = b.pidKd;
+    pidTickNanos = check.positive("pidTick", b.pidTick);
+    if (pidTickNanos < 1_000_000L || pidTickNanos > 10_000_000_000L) {
+      check.fail("pidTick", "must be >= 1ms and <= 10s, was " + format(pidTickNanos));
     }
-    limitTuningPeriodNanos = check.positive("limitTuningPeriod", b.limitTuningPeriod);
-    if (check.valid("limitTuningPeriod", "tickPeriod")
-        && (limitTuningPeriodNanos < tickPeriodNanos || limitTuningPeriodNanos > 100 * tickPeriodNanos)) {
-      check.fail("limitTuningPeriod", "must be >= {} (" + format(tickPeriodNanos) + ") and <= 100 × {}, was "
-          + format(limitTuningPeriodNanos), "tickPeriod", "tickPeriod");
+    tunerPeriodNanos = check.positive("tunerPeriod", b.tunerPeriod);
+    if (check.valid("tunerPeriod", "pidTick")
+        && (tunerPeriodNanos < pidTickNanos || tunerPeriodNanos > 100 * pidTickNanos)) {
+      check.fail("tunerPeriod", "must be >= {} (" + format(pidTickNanos) + ") and <= 100 × {}, was "
+          + format(tunerPeriodNanos), "pidTick", "pidTick");
     }
-    maxRejectionRatio = check.between("maxRejectionRatio", b.maxRejectionRatio, 0.0, false, 1.0);
-    neverShedTierCount = neverShedPrefix(check, b.neverShedTiers);
-    cohortsPerTier = check.between("cohortsPerTier", b.cohortsPerTier, 1, 1024);
-    cohortEpochNanos = check.positive("cohortEpoch", b.cohortEpoch);
-    priorityWindow = check.between("priorityWindow", b.priorityWindow, 10, 1 << 24);
-    errorRateTarget = check.between("errorRateTarget", b.errorRateTarget, 0.0, false, 1.0);
-    queueDelayTargetNanos = check.positive("queueDelayTarget", b.queueDelayTarget);
-    latencySignalScope = new OpSet[OPS];
+    pidMaxRejectionRatio = check.between("pidMaxRejectionRatio", b.pidMaxRejectionRatio, 0.0, false, 1.0);
+    neverShedTierCount = neverShedPrefix(check, b.tiersNeverShed);
+    tiersCohorts = check.between("tiersCohorts", b.tiersCohorts, 1, 1024);
+    tiersCohortEpochNanos = check.positive("tiersCohortEpoch", b.tiersCohortEpoch);
+    tiersPriorityWindow = check.between("tiersPriorityWindow", b.tiersPriorityWindow, 10, 1 << 24);
+    signalsErrorRateTarget = check.between("signalsErrorRateTarget", b.signalsErrorRateTarget, 0.0, false, 1.0);
+    signalsQueueDelayTargetNanos = check.positive("signalsQueueDelayTarget", b.signalsQueueDelayTarget);
+    signalsLatencyScope = new OpSet[OPS];
     for (OpType op : OpType.values()) {
-      latencySignalScope[op.ordinal()] = Objects.requireNonNull(b.latencySignalScope[op.ordinal()],
-          "latencySignalScope[" + op + "]");
+      signalsLatencyScope[op.ordinal()] = Objects.requireNonNull(b.signalsLatencyScope[op.ordinal()],
+          "signalsLatencyScope[" + op + "]");
     }
-    errorRateScope = Objects.requireNonNull(b.errorRateScope, "errorRateScope");
-    queueDelayScope = Objects.requireNonNull(b.queueDelayScope, "queueDelayScope");
+    signalsErrorRateScope = Objects.requireNonNull(b.signalsErrorRateScope, "signalsErrorRateScope");
+    signalsQueueDelayScope = Objects.requireNonNull(b.signalsQueueDelayScope, "signalsQueueDelayScope");
     clientClasses = List.copyOf(b.clientClasses);
     Set<String> names = new HashSet<>();
     for (ClientClass c : clientClasses) {
@@ -141,9 +136,47 @@ public final class EngineConfig {
     if (!(retryAfterJitter >= 0.0 && retryAfterJitter < 1.0)) {
       check.fail("retryAfterJitter", "must be >= 0 and < 1, was " + retryAfterJitter);
     }
-    latencySmoothing = check.between("latencySmoothing", b.latencySmoothing, 0.0, false, 1.0);
-    latencyMinSamples = check.between("latencyMinSamples", b.latencyMinSamples, 1, 1_000_000);
+    tunerLatencySmoothing = check.between("tunerLatencySmoothing", b.tunerLatencySmoothing, 0.0, false, 1.0);
+    tunerLatencyMinSamples = check.between("tunerLatencyMinSamples", b.tunerLatencyMinSamples, 1, 1_000_000);
     check.throwIfInvalid();
+  }
+
+  /** The queue parameters of one op type, validated by their owner, CoDel ({@link CodelConfig}). */
+  private static void checkQueue(ConfigCheck check, Builder b, OpType op) {
+    int i = op.ordinal();
+    Duration anyDuration = CodelConfig.MAX_DURATION;
+    OwnerCheck.check(check, List.of(
+            new OwnerCheck.Param("interval", "queuesInterval[" + op + "]", b.queuesInterval[i], anyDuration, Set.of()),
+            new OwnerCheck.Param("target", "queuesTarget[" + op + "]", b.queuesTarget[i], Duration.ofNanos(1),
+                Set.of("interval")),
+            new OwnerCheck.Param("queueTimeout", "queuesTimeout[" + op + "]", b.queuesTimeout[i], anyDuration,
+                Set.of("target")),
+            new OwnerCheck.Param("capacity", "queuesCapacity[" + op + "]", b.queuesCapacity[i], 1, Set.of()),
+            new OwnerCheck.Param("sloughFactor", "queuesSloughFactor[" + op + "]", b.queuesSloughFactor[i], 1.0,
+                Set.of())),
+        v -> CodelConfig.builder().interval((Duration) v.get("interval")).target((Duration) v.get("target"))
+            .queueTimeout((Duration) v.get("queueTimeout")).capacity((Integer) v.get("capacity"))
+            .sloughFactor((Double) v.get("sloughFactor")).build());
+  }
+
+  /** The PID gains, validated by their owner ({@link PidConfig}). */
+  private static void checkGains(ConfigCheck check, Builder b) {
+    OwnerCheck.check(check, List.of(
+            new OwnerCheck.Param("kp", "pidKp", b.pidKp, 0.0, Set.of()),
+            new OwnerCheck.Param("ki", "pidKi", b.pidKi, 0.0, Set.of()),
+            new OwnerCheck.Param("kd", "pidKd", b.pidKd, 0.0, Set.of())),
+        v -> PidConfig.builder().kp((Double) v.get("kp")).ki((Double) v.get("ki")).kd((Double) v.get("kd")).build());
+  }
+
+  private static long nanos(Duration d) {
+    if (d == null) {
+      return 0L;
+    }
+    try {
+      return d.toNanos();
+    } catch (ArithmeticException tooLong) {
+      return d.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;   // refused by the check; stored only until it throws
+    }
   }
 
   private static int neverShedPrefix(ConfigCheck check, Set<Tier> tiers) {
@@ -152,11 +185,11 @@ public final class EngineConfig {
       if (!tiers.contains(Tier.ofOrdinal(i))) {
         List<Tier> sorted = new ArrayList<>(tiers);
         sorted.sort(null);
-        check.fail("neverShedTiers", "must be a prefix T0..Tk (tiers are shed strictly from T5 down), was " + sorted);
+        check.fail("tiersNeverShed", "must be a prefix T0..Tk (tiers are shed strictly from T5 down), was " + sorted);
         return 0;
       }
     }
-    return check.between("neverShedTiers.size", count, 0, Tier.count() - 1);
+    return check.between("tiersNeverShed", count, 0, Tier.count() - 1);
   }
 
   /** A builder holding the defaults (listed by key in {@code docs/configuration.md}). */
@@ -174,85 +207,85 @@ public final class EngineConfig {
     return new Builder(this);
   }
 
-  public int initialLimit() {
-    return initialLimit;
+  public int limitInitial() {
+    return limitInitial;
   }
 
-  public int minLimit() {
-    return minLimit;
+  public int limitMin() {
+    return limitMin;
   }
 
-  public int maxLimit() {
-    return maxLimit;
+  public int limitMax() {
+    return limitMax;
   }
 
   /** The configured latency target of an op type; zero when it is learned. */
-  public Duration latencyTarget(OpType op) {
-    return Duration.ofNanos(latencyTargetNanos[op.ordinal()]);
+  public Duration queuesLatencyTarget(OpType op) {
+    return Duration.ofNanos(queuesLatencyTargetNanos[op.ordinal()]);
   }
 
-  public Duration initialServiceTime(OpType op) {
-    return Duration.ofNanos(initialServiceTimeNanos[op.ordinal()]);
+  public Duration queuesInitialServiceTime(OpType op) {
+    return Duration.ofNanos(queuesInitialServiceTimeNanos[op.ordinal()]);
   }
 
-  public Duration queueTarget(OpType op) {
-    return Duration.ofNanos(queueTargetNanos[op.ordinal()]);
+  public Duration queuesTarget(OpType op) {
+    return Duration.ofNanos(queuesTargetNanos[op.ordinal()]);
   }
 
-  public Duration queueInterval(OpType op) {
-    return Duration.ofNanos(queueIntervalNanos[op.ordinal()]);
+  public Duration queuesInterval(OpType op) {
+    return Duration.ofNanos(queuesIntervalNanos[op.ordinal()]);
   }
 
-  public int queueCapacity(OpType op) {
-    return queueCapacity[op.ordinal()];
+  public int queuesCapacity(OpType op) {
+    return queuesCapacity[op.ordinal()];
   }
 
-  public double sloughFactor(OpType op) {
-    return sloughFactor[op.ordinal()];
+  public double queuesSloughFactor(OpType op) {
+    return queuesSloughFactor[op.ordinal()];
   }
 
-  public Duration queueTimeout(OpType op) {
-    return Duration.ofNanos(queueTimeoutNanos[op.ordinal()]);
+  public Duration queuesTimeout(OpType op) {
+    return Duration.ofNanos(queuesTimeoutNanos[op.ordinal()]);
   }
 
-  public int dispatchWeight(OpType op) {
-    return dispatchWeight[op.ordinal()];
+  public int queuesDispatchWeight(OpType op) {
+    return queuesDispatchWeight[op.ordinal()];
   }
 
-  public double queueTimeoutP90Multiple() {
-    return queueTimeoutP90Multiple;
+  public double tunerQueueTimeoutP90Multiple() {
+    return tunerQueueTimeoutP90Multiple;
   }
 
-  public double latencyShedFactor() {
-    return latencyShedFactor;
+  public double signalsLatencyShedFactor() {
+    return signalsLatencyShedFactor;
   }
 
-  public double kp() {
-    return kp;
+  public double pidKp() {
+    return pidKp;
   }
 
-  public double ki() {
-    return ki;
+  public double pidKi() {
+    return pidKi;
   }
 
-  public double kd() {
-    return kd;
+  public double pidKd() {
+    return pidKd;
   }
 
-  public Duration tickPeriod() {
-    return Duration.ofNanos(tickPeriodNanos);
+  public Duration pidTick() {
+    return Duration.ofNanos(pidTickNanos);
   }
 
-  public Duration limitTuningPeriod() {
-    return Duration.ofNanos(limitTuningPeriodNanos);
+  public Duration tunerPeriod() {
+    return Duration.ofNanos(tunerPeriodNanos);
   }
 
-  public double maxRejectionRatio() {
-    return maxRejectionRatio;
+  public double pidMaxRejectionRatio() {
+    return pidMaxRejectionRatio;
   }
 
   /** The never-shed tiers: T0 .. T(n-1). */
-  public Set<Tier> neverShedTiers() {
+  public Set<Tier> tiersNeverShed() {
     Set<Tier> tiers = new HashSet<>();
     for (int i = 0; i < neverShedTierCount; i++) {
       tiers.add(Tier.ofOrdinal(i));
@@ -260,39 +293,39 @@ public final class EngineConfig {
     return tiers;
   }
 
-  public int cohortsPerTier() {
-    return cohortsPerTier;
+  public int tiersCohorts() {
+    return tiersCohorts;
   }
 
-  public Duration cohortEpoch() {
-    return Duration.ofNanos(cohortEpochNanos);
+  public Duration tiersCohortEpoch() {
+    return Duration.ofNanos(tiersCohortEpochNanos);
   }
 
-  public int priorityWindow() {
-    return priorityWindow;
+  public int tiersPriorityWindow() {
+    return tiersPriorityWindow;
   }
 
-  public double errorRateTarget() {
-    return errorRateTarget;
+  public double signalsErrorRateTarget() {
+    return signalsErrorRateTarget;
   }
 
-  public Duration queueDelayTarget() {
-    return Duration.ofNanos(queueDelayTargetNanos);
+  public Duration signalsQueueDelayTarget() {
+    return Duration.ofNanos(signalsQueueDelayTargetNanos);
   }
 
   /** The scope the p90 latency signal of an op type sheds. */
-  public OpSet latencySignalScope(OpType op) {
-    return latencySignalScope[op.ordinal()];
+  public OpSet signalsLatencyScope(OpType op) {
+    return signalsLatencyScope[op.ordinal()];
   }
 
   /** The scope the error-rate signal sheds. */
-  public OpSet errorRateScope() {
-    return errorRateScope;
+  public OpSet signalsErrorRateScope() {
+    return signalsErrorRateScope;
   }
 
   /** The scope the queue-delay signal sheds. */
-  public OpSet queueDelayScope() {
-    return queueDelayScope;
+  public OpSet signalsQueueDelayScope() {
+    return signalsQueueDelayScope;
   }
 
   public List<ClientClass> clientClasses() {
@@ -319,12 +352,12 @@ public final class EngineConfig {
     return retryAfterJitter;
   }
 
-  public double latencySmoothing() {
-    return latencySmoothing;
+  public double tunerLatencySmoothing() {
+    return tunerLatencySmoothing;
   }
 
-  public int latencyMinSamples() {
-    return latencyMinSamples;
+  public int tunerLatencyMinSamples() {
+    return tunerLatencyMinSamples;
   }
 
   /** Level boundary: requests with a priority level below this are never shed by the ratio. */
@@ -337,18 +370,19 @@ public final class EngineConfig {
   }
 
   int firstSheddableLevel() {
-    return neverShedTierCount * cohortsPerTier;
+    return neverShedTierCount * tiersCohorts;
   }
 
   int levels() {
-    return Tier.count() * cohortsPerTier;
+    return Tier.count() * tiersCohorts;
   }
 
   @Override
   public String toString() {
-    return "EngineConfig{limit=" + initialLimit + " [" + minLimit + ".." + maxLimit + "], latencyTarget="
-        + Arrays.toString(latencyTargetNanos) + "ns, kp=" + kp + ", ki=" + ki + ", kd=" + kd + ", tick="
-        + format(tickPeriodNanos) + ", neverShed=" + neverShedTierCount + " tier(s), cohorts=" + cohortsPerTier
+    return "EngineConfig{limit=" + limitInitial + " [" + limitMin + ".." + limitMax + "], queuesLatencyTarget="
+        + Arrays.toString(queuesLatencyTargetNanos) + "ns, pidKp=" + pidKp + ", pidKi=" + pidKi
+        + ", pidKd=" + pidKd + ", tick="
+        + format(pidTickNanos) + ", neverShed=" + neverShedTierCount + " tier(s), cohorts=" + tiersCohorts
         + ", classes=" + clientClasses + ", dryRun=" + dryRun + '}';
   }
 
@@ -362,101 +396,101 @@ public final class EngineConfig {
    */
   public static final class Builder {
 
-    private int initialLimit = 64;
-    private int minLimit = 4;
-    private int maxLimit = 1024;
-    private final Duration[] latencyTarget = perOp(Duration.ZERO, Duration.ZERO, Duration.ZERO);
-    private final Duration[] initialServiceTime = perOp(ms(1), ms(2), ms(10));
-    private final Duration[] queueTarget = perOp(ms(5), ms(5), ms(20));
-    private final Duration[] queueInterval = perOp(ms(100), ms(100), ms(500));
-    private final int[] queueCapacity = {1024, 1024, 256};
-    private final double[] sloughFactor = {2.0, 2.0, 2.0};
-    private final Duration[] queueTimeout = perOp(ms(100), ms(100), ms(500));
-    private final int[] dispatchWeight = {4, 2, 1};
-    private double queueTimeoutP90Multiple = 4.0;
-    private double latencyShedFactor = 2.0;
-    private double kp = 0.1;
-    private double ki = 1.4;
-    private double kd = 0.0;
-    private Duration tickPeriod = ms(100);
-    private Duration limitTuningPeriod = ms(500);
-    private double maxRejectionRatio = 1.0;
-    private Set<Tier> neverShedTiers = Set.of(Tier.T0);
-    private int cohortsPerTier = 128;
-    private Duration cohortEpoch = Duration.ofMinutes(1);
-    private int priorityWindow = 1000;
-    private double errorRateTarget = 0.1;
-    private Duration queueDelayTarget = ms(50);
-    private final OpSet[] latencySignalScope = {OpSet.ALL, OpSet.ALL, OpSet.ALL};
-    private OpSet errorRateScope = OpSet.ALL;
-    private OpSet queueDelayScope = OpSet.ALL;
+    private int limitInitial = 64;
+    private int limitMin = 4;
+    private int limitMax = 1024;
+    private final Duration[] queuesLatencyTarget = perOp(Duration.ZERO, Duration.ZERO, Duration.ZERO);
+    private final Duration[] queuesInitialServiceTime = perOp(ms(1), ms(2), ms(10));
+    private final Duration[] queuesTarget = perOp(ms(5), ms(5), ms(20));
+    private final Duration[] queuesInterval = perOp(ms(100), ms(100), ms(500));
+    private final int[] queuesCapacity = {1024, 1024, 256};
+    private final double[] queuesSloughFactor = {2.0, 2.0, 2.0};
+    private final Duration[] queuesTimeout = perOp(ms(100), ms(100), ms(500));
+    private final int[] queuesDispatchWeight = {4, 2, 1};
+    private double tunerQueueTimeoutP90Multiple = 4.0;
+    private double signalsLatencyShedFactor = 2.0;
+    private double pidKp = 0.1;
+    private double pidKi = 1.4;
+    private double pidKd = 0.0;
+    private Duration pidTick = ms(100);
+    private Duration tunerPeriod = ms(500);
+    private double pidMaxRejectionRatio = 1.0;
+    private Set<Tier> tiersNeverShed = Set.of(Tier.T0);
+    private int tiersCohorts = 128;
+    private Duration tiersCohortEpoch = Duration.ofMinutes(1);
+    private int tiersPriorityWindow = 1000;
+    private double signalsErrorRateTarget = 0.1;
+    private Duration signalsQueueDelayTarget = ms(50);
+    private final OpSet[] signalsLatencyScope = {OpSet.ALL, OpSet.ALL, OpSet.ALL};
+    private OpSet signalsErrorRateScope = OpSet.ALL;
+    private OpSet signalsQueueDelayScope = OpSet.ALL;
     private final List<ClientClass> clientClasses = new ArrayList<>();
     private ClientClass defaultClientClass = new ClientClass("default", ".*", 2.0, 1, Tier.T1);
     private boolean dryRun;
     private Duration retryAfterMin = ms(10);
     private Duration retryAfterMax = Duration.ofSeconds(30);
     private double retryAfterJitter = 0.5;
-    private double latencySmoothing = 0.2;
-    private int latencyMinSamples = 250;
+    private double tunerLatencySmoothing = 0.2;
+    private int tunerLatencyMinSamples = 250;
 
     Builder() {}
 
     Builder(EngineConfig c) {
-      initialLimit = c.initialLimit;
-      minLimit = c.minLimit;
-      maxLimit = c.maxLimit;
+      limitInitial = c.limitInitial;
+      limitMin = c.limitMin;
+      limitMax = c.limitMax;
       for (int i = 0; i < OPS; i++) {
-        latencyTarget[i] = Duration.ofNanos(c.latencyTargetNanos[i]);
-        initialServiceTime[i] = Duration.ofNanos(c.initialServiceTimeNanos[i]);
-        queueTarget[i] = Duration.ofNanos(c.queueTargetNanos[i]);
-        queueInterval[i] = Duration.ofNanos(c.queueIntervalNanos[i]);
-        queueCapacity[i] = c.queueCapacity[i];
-        sloughFactor[i] = c.sloughFactor[i];
-        queueTimeout[i] = Duration.ofNanos(c.queueTimeoutNanos[i]);
-        dispatchWeight[i] = c.dispatchWeight[i];
+        queuesLatencyTarget[i] = Duration.ofNanos(c.queuesLatencyTargetNanos[i]);
+        queuesInitialServiceTime[i] = Duration.ofNanos(c.queuesInitialServiceTimeNanos[i]);
+        queuesTarget[i] = Duration.ofNanos(c.queuesTargetNanos[i]);
+        queuesInterval[i] = Duration.ofNanos(c.queuesIntervalNanos[i]);
+        queuesCapacity[i] = c.queuesCapacity[i];
+        queuesSloughFactor[i] = c.queuesSloughFactor[i];
+        queuesTimeout[i] = Duration.ofNanos(c.queuesTimeoutNanos[i]);
+        queuesDispatchWeight[i] = c.queuesDispatchWeight[i];
       }
-      queueTimeoutP90Multiple = c.queueTimeoutP90Multiple;
-      latencyShedFactor = c.latencyShedFactor;
-      kp = c.kp;
-      ki = c.ki;
-      kd = c.kd;
-      tickPeriod = Duration.ofNanos(c.tickPeriodNanos);
-      limitTuningPeriod = Duration.ofNanos(c.limitTuningPeriodNanos);
-      maxRejectionRatio = c.maxRejectionRatio;
-      neverShedTiers = c.neverShedTiers();
-      cohortsPerTier = c.cohortsPerTier;
-      cohortEpoch = Duration.ofNanos(c.cohortEpochNanos);
-      priorityWindow = c.priorityWindow;
-      errorRateTarget = c.errorRateTarget;
-      queueDelayTarget = Duration.ofNanos(c.queueDelayTargetNanos);
-      System.arraycopy(c.latencySignalScope, 0, latencySignalScope, 0, OPS);
-      errorRateScope = c.errorRateScope;
-      queueDelayScope = c.queueDelayScope;
+      tunerQueueTimeoutP90Multiple = c.tunerQueueTimeoutP90Multiple;
+      signalsLatencyShedFactor = c.signalsLatencyShedFactor;
+      pidKp = c.pidKp;
+      pidKi = c.pidKi;
+      pidKd = c.pidKd;
+      pidTick = Duration.ofNanos(c.pidTickNanos);
+      tunerPeriod = Duration.ofNanos(c.tunerPeriodNanos);
+      pidMaxRejectionRatio = c.pidMaxRejectionRatio;
+      tiersNeverShed = c.tiersNeverShed();
+      tiersCohorts = c.tiersCohorts;
+      tiersCohortEpoch = Duration.ofNanos(c.tiersCohortEpochNanos);
+      tiersPriorityWindow = c.tiersPriorityWindow;
+      signalsErrorRateTarget = c.signalsErrorRateTarget;
+      signalsQueueDelayTarget = Duration.ofNanos(c.signalsQueueDelayTargetNanos);
+      System.arraycopy(c.signalsLatencyScope, 0, signalsLatencyScope, 0, OPS);
+      signalsErrorRateScope = c.signalsErrorRateScope;
+      signalsQueueDelayScope = c.signalsQueueDelayScope;
       clientClasses.addAll(c.clientClasses);
       defaultClientClass = c.defaultClientClass;
       dryRun = c.dryRun;
       retryAfterMin = Duration.ofNanos(c.retryAfterMinNanos);
       retryAfterMax = Duration.ofNanos(c.retryAfterMaxNanos);
       retryAfterJitter = c.retryAfterJitter;
-      latencySmoothing = c.latencySmoothing;
-      latencyMinSamples = c.latencyMinSamples;
+      tunerLatencySmoothing = c.tunerLatencySmoothing;
+      tunerLatencyMinSamples = c.tunerLatencyMinSamples;
     }
 
     /** Inflight limit at start and after a restart; the tuner moves it from there. Key {@code limit.initial}. */
-    public Builder initialLimit(int value) {
-      initialLimit = value;
+    public Builder limitInitial(int value) {
+      limitInitial = value;
       return this;
     }
 
     /** Floor of the tuned inflight limit (Cinnamon uses the CPU core count). Key {@code limit.min}. */
-    public Builder minLimit(int value) {
-      minLimit = value;
+    public Builder limitMin(int value) {
+      limitMin = value;
       return this;
     }
 
     /** Ceiling of the tuned inflight limit. Key {@code limit.max}. */
-    public Builder maxLimit(int value) {
-      maxLimit = value;
+    public Builder limitMax(int value) {
+      limitMax = value;
       return this;
     }
 
@@ -465,95 +499,95 @@ public final class EngineConfig {
      * measured while the node is not saturated. Set it only to pin an SLO the node must meet. Key
      * {@code queues.<op>.latency-target}.
      */
-    public Builder latencyTarget(OpType op, Duration value) {
-      latencyTarget[op.ordinal()] = value;
+    public Builder queuesLatencyTarget(OpType op, Duration value) {
+      queuesLatencyTarget[op.ordinal()] = value;
       return this;
     }
 
     /** Service-time estimate before the first completion. Key {@code queues.<op>.initial-service-time}. */
-    public Builder initialServiceTime(OpType op, Duration value) {
-      initialServiceTime[op.ordinal()] = value;
+    public Builder queuesInitialServiceTime(OpType op, Duration value) {
+      queuesInitialServiceTime[op.ordinal()] = value;
       return this;
     }
 
     /** CoDel target queueing delay (folly Codel). Key {@code queues.<op>.target}. */
-    public Builder queueTarget(OpType op, Duration value) {
-      queueTarget[op.ordinal()] = value;
+    public Builder queuesTarget(OpType op, Duration value) {
+      queuesTarget[op.ordinal()] = value;
       return this;
     }
 
     /** CoDel interval. Key {@code queues.<op>.interval}. */
-    public Builder queueInterval(OpType op, Duration value) {
-      queueInterval[op.ordinal()] = value;
+    public Builder queuesInterval(OpType op, Duration value) {
+      queuesInterval[op.ordinal()] = value;
       return this;
     }
 
     /** Capacity of each tier's queue of this op type. Key {@code queues.<op>.capacity}. */
-    public Builder queueCapacity(OpType op, int value) {
-      queueCapacity[op.ordinal()] = value;
+    public Builder queuesCapacity(OpType op, int value) {
+      queuesCapacity[op.ordinal()] = value;
       return this;
     }
 
     /**
-     * Slough requests queued longer than factor × queueTarget while overloaded (folly). Key
+     * Slough requests queued longer than factor × queuesTarget while overloaded (folly). Key
      * {@code queues.<op>.slough-factor}.
      */
-    public Builder sloughFactor(OpType op, double value) {
-      sloughFactor[op.ordinal()] = value;
+    public Builder queuesSloughFactor(OpType op, double value) {
+      queuesSloughFactor[op.ordinal()] = value;
       return this;
     }
 
     /** Hard cap on queueing time, the upper bound of the adaptive queue timeout. Key {@code queues.<op>.timeout}. */
-    public Builder queueTimeout(OpType op, Duration value) {
-      queueTimeout[op.ordinal()] = value;
+    public Builder queuesTimeout(OpType op, Duration value) {
+      queuesTimeout[op.ordinal()] = value;
       return this;
     }
 
     /** Deficit-round-robin weight of this op type's queues at dispatch. Key {@code queues.<op>.dispatch-weight}. */
-    public Builder dispatchWeight(OpType op, int value) {
-      dispatchWeight[op.ordinal()] = value;
+    public Builder queuesDispatchWeight(OpType op, int value) {
+      queuesDispatchWeight[op.ordinal()] = value;
       return this;
     }
 
     /**
-     * Adaptive queue timeout = this multiple of the smoothed p90, within [2 × queueTarget, queueTimeout]; 0 = off.
+     * Adaptive queue timeout = this multiple of the smoothed p90, within [2 × queuesTarget, queuesTimeout]; 0 = off.
      * Key {@code tuner.queue-timeout-p90-multiple}.
      */
-    public Builder queueTimeoutP90Multiple(double value) {
-      queueTimeoutP90Multiple = value;
+    public Builder tunerQueueTimeoutP90Multiple(double value) {
+      tunerQueueTimeoutP90Multiple = value;
       return this;
     }
 
     /**
-     * The p90 latency signal sheds when p90 exceeds this multiple of latencyTarget. Key
+     * The p90 latency signal sheds when p90 exceeds this multiple of queuesLatencyTarget. Key
      * {@code signals.latency.shed-factor}.
      */
-    public Builder latencyShedFactor(double value) {
-      latencyShedFactor = value;
+    public Builder signalsLatencyShedFactor(double value) {
+      signalsLatencyShedFactor = value;
       return this;
     }
 
     /** PID proportional gain (Cinnamon: 0.1). Key {@code pid.kp}. */
-    public Builder kp(double value) {
-      kp = value;
+    public Builder pidKp(double value) {
+      pidKp = value;
       return this;
     }
 
     /** PID integral gain per second (Cinnamon: 1.4). Key {@code pid.ki}. */
-    public Builder ki(double value) {
-      ki = value;
+    public Builder pidKi(double value) {
+      pidKi = value;
       return this;
     }
 
     /** PID derivative gain (Cinnamon found no D term best). Key {@code pid.kd}. */
-    public Builder kd(double value) {
-      kd = value;
+    public Builder pidKd(double value) {
+      pidKd = value;
       return this;
     }
 
     /** Period of the control loops (PID, tuner, signal sampling). Key {@code pid.tick}. */
-    public Builder tickPeriod(Duration value) {
-      tickPeriod = value;
+    public Builder pidTick(Duration value) {
+      pidTick = value;
       return this;
     }
 
@@ -561,50 +595,50 @@ public final class EngineConfig {
      * How often the limit tuner steps: longer than the lag of the smoothed p90, so each step is judged on its own
      * effect. Key {@code tuner.period}.
      */
-    public Builder limitTuningPeriod(Duration value) {
-      limitTuningPeriod = value;
+    public Builder tunerPeriod(Duration value) {
+      tunerPeriod = value;
       return this;
     }
 
     /** Upper bound of every scope's rejection ratio. Key {@code pid.max-rejection-ratio}. */
-    public Builder maxRejectionRatio(double value) {
-      maxRejectionRatio = value;
+    public Builder pidMaxRejectionRatio(double value) {
+      pidMaxRejectionRatio = value;
       return this;
     }
 
     /** Tiers exempt from ratio shedding (not from the hard cap), a prefix T0..Tk. Key {@code tiers.never-shed}. */
-    public Builder neverShedTiers(Tier... tiers) {
-      neverShedTiers = new HashSet<>(Arrays.asList(tiers));
+    public Builder tiersNeverShed(Tier... tiers) {
+      tiersNeverShed = new HashSet<>(Arrays.asList(tiers));
       return this;
     }
 
     /** Cohorts per tier (Cinnamon: 6 tiers × 128 levels). Key {@code tiers.cohorts}. */
-    public Builder cohortsPerTier(int value) {
-      cohortsPerTier = value;
+    public Builder tiersCohorts(int value) {
+      tiersCohorts = value;
       return this;
     }
 
     /** How often the unlucky cohorts rotate. Key {@code tiers.cohort-epoch}. */
-    public Builder cohortEpoch(Duration value) {
-      cohortEpoch = value;
+    public Builder tiersCohortEpoch(Duration value) {
+      tiersCohortEpoch = value;
       return this;
     }
 
     /** Requests remembered by the priority distribution (Cinnamon: about 1000). Key {@code tiers.priority-window}. */
-    public Builder priorityWindow(int value) {
-      priorityWindow = value;
+    public Builder tiersPriorityWindow(int value) {
+      tiersPriorityWindow = value;
       return this;
     }
 
     /** Error-rate signal target, a fraction of completions. Key {@code signals.error-rate.target}. */
-    public Builder errorRateTarget(double value) {
-      errorRateTarget = value;
+    public Builder signalsErrorRateTarget(double value) {
+      signalsErrorRateTarget = value;
       return this;
     }
 
     /** Queue-delay signal target: p90 time spent queued. Key {@code signals.queue-delay.target}. */
-    public Builder queueDelayTarget(Duration value) {
-      queueDelayTarget = value;
+    public Builder signalsQueueDelayTarget(Duration value) {
+      signalsQueueDelayTarget = value;
       return this;
     }
 
@@ -612,20 +646,20 @@ public final class EngineConfig {
      * The requests the p90 latency signal of an op type sheds when above its target (READS for READ sheds only
      * reads; ALL makes slow reads shed every op type). Key {@code signals.latency.<op>.scope}.
      */
-    public Builder latencySignalScope(OpType op, OpSet scope) {
-      latencySignalScope[op.ordinal()] = scope;
+    public Builder signalsLatencyScope(OpType op, OpSet scope) {
+      signalsLatencyScope[op.ordinal()] = scope;
       return this;
     }
 
     /** The requests the error-rate signal sheds when above its target. Key {@code signals.error-rate.scope}. */
-    public Builder errorRateScope(OpSet scope) {
-      errorRateScope = scope;
+    public Builder signalsErrorRateScope(OpSet scope) {
+      signalsErrorRateScope = scope;
       return this;
     }
 
     /** The requests the queue-delay signal sheds when above its target. Key {@code signals.queue-delay.scope}. */
-    public Builder queueDelayScope(OpSet scope) {
-      queueDelayScope = scope;
+    public Builder signalsQueueDelayScope(OpSet scope) {
+      signalsQueueDelayScope = scope;
       return this;
     }
 
@@ -636,8 +670,8 @@ public final class EngineConfig {
     }
 
     /** Appends a client class; see {@link ClientClass#ClientClass}. */
-    public Builder clientClass(String name, String pattern, double share, int floor, Tier highestTier) {
-      return clientClass(new ClientClass(name, pattern, share, floor, highestTier));
+    public Builder clientClass(String name, String pattern, double share, int floor, Tier maxTier) {
+      return clientClass(new ClientClass(name, pattern, share, floor, maxTier));
     }
 
     /** Removes every client class added so far. */
@@ -650,8 +684,8 @@ public final class EngineConfig {
      * The class of clients no pattern matches (by default it may not claim the never-shed T0: list infrastructure
      * clients in a class allowed T0). Keys {@code clients.default.*}.
      */
-    public Builder defaultClientClass(double share, int floor, Tier highestTier) {
-      defaultClientClass = new ClientClass("default", ".*", share, floor, highestTier);
+    public Builder defaultClientClass(double share, int floor, Tier maxTier) {
+      defaultClientClass = new ClientClass("default", ".*", share, floor, maxTier);
       return this;
     }
 
@@ -680,14 +714,14 @@ public final class EngineConfig {
     }
 
     /** EWMA weight of each new p90 sample. Key {@code tuner.latency-smoothing}. */
-    public Builder latencySmoothing(double value) {
-      latencySmoothing = value;
+    public Builder tunerLatencySmoothing(double value) {
+      tunerLatencySmoothing = value;
       return this;
     }
 
     /** Latency samples pooled before a p90 counts (Cinnamon: 250). Key {@code tuner.latency-min-samples}. */
-    public Builder latencyMinSamples(int value) {
-      latencyMinSamples = value;
+    public Builder tunerLatencyMinSamples(int value) {
+      tunerLatencyMinSamples = value;
       return this;
     }
 

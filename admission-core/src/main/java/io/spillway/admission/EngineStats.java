@@ -15,7 +15,7 @@ public final class EngineStats {
    * One scope's rejector state.
    *
    * @param scope the scope
-   * @param ratio the rejection ratio in [0, maxRejectionRatio]
+   * @param ratio the rejection ratio in [0, pidMaxRejectionRatio]
    * @param cut the priority cut: levels at or above it are shed; {@code levels} = none
    * @param measurement the PID's last measurement: the largest normalised error, clamped to [-1, 1] (ScopeRejector)
    */

@@ -86,8 +86,9 @@ final class LatencySampling {
 
   /** Keeps the smoothers unless their parameters changed (control thread). */
   void reconfigure(EngineConfig previous, EngineConfig next) {
-    if (previous.latencySmoothing != next.latencySmoothing || previous.latencyMinSamples != next.latencyMinSamples
-        || previous.tickPeriodNanos != next.tickPeriodNanos) {
+    if (previous.tunerLatencySmoothing != next.tunerLatencySmoothing
+        || previous.tunerLatencyMinSamples != next.tunerLatencyMinSamples
+        || previous.pidTickNanos != next.pidTickNanos) {
       smoothers = smoothers(next);
     }
   }
@@ -148,10 +149,10 @@ final class LatencySampling {
   }
 
   private PercentileSmoother[] smoothers(EngineConfig c) {
-    windowTicks = (int) Math.max(1, Math.min(Integer.MAX_VALUE / 2, WINDOW_NANOS / c.tickPeriodNanos));
+    windowTicks = (int) Math.max(1, Math.min(Integer.MAX_VALUE / 2, WINDOW_NANOS / c.pidTickNanos));
     PercentileSmoother[] result = new PercentileSmoother[OPS];
     for (int i = 0; i < result.length; i++) {
-      result[i] = new PercentileSmoother(c.latencySmoothing, c.latencyMinSamples, windowTicks);
+      result[i] = new PercentileSmoother(c.tunerLatencySmoothing, c.tunerLatencyMinSamples, windowTicks);
     }
     return result;
   }

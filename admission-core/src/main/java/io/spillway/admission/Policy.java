@@ -53,8 +53,8 @@ final class Policy {
   /** The policy of an engine before its first tick: nothing shed, the configured initial service times. */
   static Policy initial(Settings settings) {
     EngineConfig c = settings.config;
-    return new Policy(settings, new ScopeFilter[0], new int[0], 0L, c.tickPeriodNanos,
-        c.initialServiceTimeNanos.clone(), TickReport.initial(c));
+    return new Policy(settings, new ScopeFilter[0], new int[0], 0L, c.pidTickNanos,
+        c.queuesInitialServiceTimeNanos.clone(), TickReport.initial(c));
   }
 
   /** Whether any scope that covers this request sheds its level; allocation-free. */

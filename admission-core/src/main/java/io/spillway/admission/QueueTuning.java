@@ -72,26 +72,26 @@ final class QueueTuning {
 
   private static CodelConfig fit(EngineConfig c, OpType op, LatencySampling latency, ServiceTimes services) {
     int i = op.ordinal();
-    double multiple = c.queueTimeoutP90Multiple;
+    double multiple = c.tunerQueueTimeoutP90Multiple;
     if (multiple <= 0) {
-      return Dispatcher.codelConfig(c, op, c.queueTimeoutNanos[i]);
+      return Dispatcher.codelConfig(c, op, c.queuesTimeoutNanos[i]);
     }
     double p90 = latency.smoothedP90Nanos(op);
     if (Double.isNaN(p90)) {
-      return Dispatcher.codelConfig(c, op, Math.max(c.queueTimeoutNanos[i], MAX_TIMEOUT_NANOS)).toBuilder()
+      return Dispatcher.codelConfig(c, op, Math.max(c.queuesTimeoutNanos[i], MAX_TIMEOUT_NANOS)).toBuilder()
           .sloughFactor(CodelConfig.MAX_SLOUGH_FACTOR).build();
     }
     long service = services.estimateNanos(op);
     double reference = Math.max(p90, service);
-    long target = Math.max(c.queueTargetNanos[i], (long) (TARGET_SERVICE_FRACTION * service));
-    long interval = Math.max(c.queueIntervalNanos[i], INTERVAL_TARGETS * target);
-    long cap = Math.max(c.queueTimeoutNanos[i], (long) Math.min(MAX_TIMEOUT_NANOS, multiple * service));
+    long target = Math.max(c.queuesTargetNanos[i], (long) (TARGET_SERVICE_FRACTION * service));
+    long interval = Math.max(c.queuesIntervalNanos[i], INTERVAL_TARGETS * target);
+    long cap = Math.max(c.queuesTimeoutNanos[i], (long) Math.min(MAX_TIMEOUT_NANOS, multiple * service));
     long timeout = Math.max(2 * target + 1, Math.min(cap, (long) (multiple * reference)));
     return CodelConfig.builder()
         .target(Duration.ofNanos(target))
         .interval(Duration.ofNanos(interval))
-        .capacity(c.queueCapacity[i])
-        .sloughFactor(c.sloughFactor[i])
+        .capacity(c.queuesCapacity[i])
+        .sloughFactor(c.queuesSloughFactor[i])
         .queueTimeout(Duration.ofNanos(timeout))
         .build();
   }

@@ -13,7 +13,7 @@ import io.spillway.pid.PidController;
  *
  * <p>PID: REVERSE action, setpoint 0, measurement = the scope's largest normalised error
  * {@code (value − target) / target} (for the ALL scope also Cinnamon's {@code (in − out − free) / out}), output
- * clamped to [0, maxRejectionRatio] with the controller's conditional-integration anti-windup, so the ratio
+ * clamped to [0, pidMaxRejectionRatio] with the controller's conditional-integration anti-windup, so the ratio
  * leaves a bound on the first tick the error changes sign. Control thread only: request threads see the scope's
  * {@link #filter} and {@link #cut} through the tick's {@link Policy}.
  */

@@ -31,7 +31,7 @@ final class ServiceTimes {
 
   ServiceTimes(EngineConfig config) {
     for (OpType op : OpType.values()) {
-      nanos[op.ordinal()] = config.initialServiceTimeNanos[op.ordinal()];
+      nanos[op.ordinal()] = config.queuesInitialServiceTimeNanos[op.ordinal()];
     }
   }
 

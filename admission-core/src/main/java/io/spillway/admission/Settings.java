@@ -21,8 +21,8 @@ final class Settings {
 
   Settings(EngineConfig config, long nowNanos) {
     this.config = config;
-    this.cohortsPerTier = config.cohortsPerTier;
-    this.cohortCache = new CohortCache(new Cohorts(config.cohortsPerTier, config.cohortEpochNanos), nowNanos);
+    this.cohortsPerTier = config.tiersCohorts;
+    this.cohortCache = new CohortCache(new Cohorts(config.tiersCohorts, config.tiersCohortEpochNanos), nowNanos);
     this.firstSheddableLevel = config.firstSheddableLevel();
     this.lastReservedTier = config.lastCriticalTier();
     this.dryRun = config.dryRun;

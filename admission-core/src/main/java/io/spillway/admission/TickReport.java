@@ -63,7 +63,7 @@ final class TickReport {
     double[] unknown = new double[ops];
     Arrays.fill(unknown, Double.NaN);
     return new TickReport(0, false, false, 0.0, 0.0, List.of(), List.of(), new long[ops * STATS], new long[ops],
-        unknown, unknown.clone(), c.queueTimeoutNanos.clone());
+        unknown, unknown.clone(), c.queuesTimeoutNanos.clone());
   }
 
   /** A statistic of the last interval: {@code p} is 50, 90 or 99 for percentiles, 100 for the maximum. */

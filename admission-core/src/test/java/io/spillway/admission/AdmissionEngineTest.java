@@ -29,7 +29,7 @@ class AdmissionEngineTest {
   }
 
   private static EngineConfig.Builder fixedLimit(int limit) {
-    return EngineConfig.builder().initialLimit(limit).minLimit(limit).maxLimit(limit)
+    return EngineConfig.builder().limitInitial(limit).limitMin(limit).limitMax(limit)
         .defaultClientClass(100, 1, Tier.T0);
   }
 
@@ -169,14 +169,14 @@ class AdmissionEngineTest {
     engine.release(critical, Outcome.SUCCESS, MS);
     assertThat(queued.calls).as("a queued T2 is not given the reserve").isZero();
 
-    engine.reconfigure(config.toBuilder().neverShedTiers(Tier.T0, Tier.T1).build()); // now T0-T2 are critical
+    engine.reconfigure(config.toBuilder().tiersNeverShed(Tier.T0, Tier.T1).build()); // now T0-T2 are critical
     engine.tick();
     assertThat(queued.reason).as("the dispatcher follows the reload").isEqualTo(Reason.ADMITTED);
   }
 
   @Test
   void queuedRequestsFailFastOnTimeoutAtTheNextTickEvenIfNoPermitFrees() {
-    AdmissionEngine engine = engine(fixedLimit(1).queueTimeout(OpType.READ, Duration.ofMillis(50)));
+    AdmissionEngine engine = engine(fixedLimit(1).queuesTimeout(OpType.READ, Duration.ofMillis(50)));
     ClientHandle c = engine.clients().register("c");
     for (int tick = 0; tick < 25; tick++) { // a warm op type: its p90 is known
       engine.release(engine.tryAcquire(OpType.READ, Tier.T2, c), Outcome.SUCCESS, MS);
@@ -196,7 +196,7 @@ class AdmissionEngineTest {
 
   @Test
   void aColdOpTypeKeepsItsQueuedRequestsUntilItsFirstCompletionsTellHowLongItTakes() {
-    AdmissionEngine engine = engine(fixedLimit(1).queueTimeout(OpType.WRITE, Duration.ofMillis(50)));
+    AdmissionEngine engine = engine(fixedLimit(1).queuesTimeout(OpType.WRITE, Duration.ofMillis(50)));
     ClientHandle c = engine.clients().register("c");
     Answer running = new Answer();
     Answer waiting = new Answer();
@@ -223,7 +223,7 @@ class AdmissionEngineTest {
 
   @Test
   void deadlineThatCannotBeMetIsRejectedAtOnce() {
-    AdmissionEngine engine = engine(fixedLimit(1).initialServiceTime(OpType.READ, Duration.ofMillis(2)));
+    AdmissionEngine engine = engine(fixedLimit(1).queuesInitialServiceTime(OpType.READ, Duration.ofMillis(2)));
     ClientHandle c = engine.clients().register("c");
     long now = clock.read();
     long tooClose = engine.tryAcquire(engine.newLease().deadline(now + MS), OpType.READ, Tier.T1, c, -1, now);
@@ -245,7 +245,7 @@ class AdmissionEngineTest {
 
   @Test
   void signalAboveTargetShedsLowTiersFirstWithRetryAfterFromTheRatio() {
-    AdmissionEngine engine = engine(fixedLimit(100).cohortsPerTier(4));
+    AdmissionEngine engine = engine(fixedLimit(100).tiersCohorts(4));
     ClientHandle c = engine.clients().register("c");
     double[] pressure = {3.0};
     engine.addSignal(Signal.of("pressure", SignalScope.all(), 1.0, () -> pressure[0]));
@@ -292,13 +292,13 @@ class AdmissionEngineTest {
 
   @Test
   void reconfigureClampsTheLimitKeepsPermitsAndSwitchesModes() {
-    AdmissionEngine engine = engine(fixedLimit(8).minLimit(2));
+    AdmissionEngine engine = engine(fixedLimit(8).limitMin(2));
     ClientHandle c = engine.clients().register("c");
     List<Long> tokens = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
       tokens.add(engine.tryAcquire(OpType.READ, Tier.T1, c));
     }
-    engine.reconfigure(engine.config().toBuilder().initialLimit(3).maxLimit(3).dryRun(true).build());
+    engine.reconfigure(engine.config().toBuilder().limitInitial(3).limitMax(3).dryRun(true).build());
     assertThat(engine.stats().limit()).isEqualTo(3);
     assertThat(engine.stats().dryRun()).isTrue();
     assertThat(Decisions.isAdmitted(engine.tryAcquire(OpType.READ, Tier.T1, c))).as("dry run admits").isTrue();
@@ -307,8 +307,8 @@ class AdmissionEngineTest {
     }
     engine.reconfigure(engine.config().toBuilder().dryRun(false).build());
     assertThat(engine.stats().inflight()).isEqualTo(1);
-    assertThatThrownBy(() -> engine.reconfigure(engine.config().toBuilder().maxLimit(1 << 20).build()))
-        .hasMessageStartingWith("maxLimit must be <= 2048");
+    assertThatThrownBy(() -> engine.reconfigure(engine.config().toBuilder().limitMax(1 << 20).build()))
+        .hasMessageStartingWith("limitMax must be <= 2048");
   }
 
   @Test

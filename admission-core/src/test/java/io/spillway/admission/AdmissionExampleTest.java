@@ -26,12 +26,12 @@ class AdmissionExampleTest {
 
     // EXAMPLE-START
     EngineConfig config = EngineConfig.builder()
-        .initialLimit(64).minLimit(8).maxLimit(512)
-        .latencyTarget(OpType.READ, Duration.ofMillis(5))
+        .limitInitial(64).limitMin(8).limitMax(512)
+        .queuesLatencyTarget(OpType.READ, Duration.ofMillis(5))
         .clientClass("batch", "batch-.*", 0.1, 2, Tier.T3)   // 10 % of the limit, never above T3
         .build();
     AdmissionEngine engine = AdmissionEngine.create(config, ticker);
-    // engine.start(scheduler);  // or call engine.tick() every config.tickPeriod() from your own scheduler
+    // engine.start(scheduler);  // or call engine.tick() every config.pidTick() from your own scheduler
     engine.addSignal(Signal.of("raft.follower.lag", SignalScope.of(OpSet.WRITES, 7), 1_000,
         () -> 120.0));                                        // a lagging follower sheds partition 7's writes
 

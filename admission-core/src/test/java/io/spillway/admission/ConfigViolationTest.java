@@ -8,23 +8,23 @@ import org.junit.jupiter.api.Test;
 
 class ConfigViolationTest {
 
-  private final ConfigViolation tuning = new ConfigViolation("limitTuningPeriod",
-      "must be >= {} (100ms) and <= 100 × {}, was 50ms", List.of("tickPeriod", "tickPeriod"));
+  private final ConfigViolation tuning = new ConfigViolation("tunerPeriod",
+      "must be >= {} (100ms) and <= 100 × {}, was 50ms", List.of("pidTick", "pidTick"));
 
   @Test
   void theBuilderNamesItsOwnFields() {
-    assertThat(tuning).hasToString("limitTuningPeriod must be >= tickPeriod (100ms) and <= 100 × tickPeriod, was 50ms");
+    assertThat(tuning).hasToString("tunerPeriod must be >= pidTick (100ms) and <= 100 × pidTick, was 50ms");
   }
 
   @Test
   void aConfigFileNamesEachReferenceItsOwnWay() {
-    assertThat(tuning.text(Map.of("tickPeriod", "pid.tick")::get))
+    assertThat(tuning.text(Map.of("pidTick", "pid.tick")::get))
         .isEqualTo("must be >= pid.tick (100ms) and <= 100 × pid.tick, was 50ms");
   }
 
   @Test
   void aTextWithoutReferencesIsKeptAsItIs() {
-    assertThat(new ConfigViolation("minLimit", "must be >= 1, was 0", List.of()).text(f -> "x"))
+    assertThat(new ConfigViolation("limitMin", "must be >= 1, was 0", List.of()).text(f -> "x"))
         .isEqualTo("must be >= 1, was 0");
   }
 }

@@ -28,7 +28,7 @@ class CostCapMatchesChargeTest {
   @Test
   void aQuietClientReachesTheInflightLimitBeforeItsCostCapAfterTheFirstTick() {
     // limit 32, read 1 ms
-    AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder().initialLimit(32).build(), clock::read);
+    AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder().limitInitial(32).build(), clock::read);
     ClientHandle client = engine.clients().register("redis-benchmark");
     assertThat(client.maxOutstandingRequests()).as("count cap: share 2.0 x limit 32").isEqualTo(64);
 
@@ -58,7 +58,7 @@ class CostCapMatchesChargeTest {
 
   @Test
   void aSlowCompletionBetweenTwoTicksDoesNotMakeTheNextReadsOutweighTheCap() {
-    AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder().initialLimit(32).build(), clock::read);
+    AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder().limitInitial(32).build(), clock::read);
     ClientHandle client = engine.clients().register("redis-benchmark");
     long first = engine.tryAcquire(OpType.READ, Tier.T1, client);
     clock.advanceNanos(100 * MS);
@@ -84,8 +84,8 @@ class CostCapMatchesChargeTest {
 
   @Test
   void theCostCapIsTheCountCapTimesTheMeanChargeOfTheLastCompletions() {
-    AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder().initialLimit(10).minLimit(10)
-        .maxLimit(10).defaultClientClass(1.0, 1, Tier.T0).build(), clock::read);
+    AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder().limitInitial(10).limitMin(10)
+        .limitMax(10).defaultClientClass(1.0, 1, Tier.T0).build(), clock::read);
     ClientHandle client = engine.clients().register("c");
     // Three reads and one write complete: charges are each op type's estimate at acquire time.
     for (OpType op : new OpType[] {OpType.READ, OpType.READ, OpType.READ, OpType.WRITE}) {
@@ -104,8 +104,8 @@ class CostCapMatchesChargeTest {
 
   @Test
   void aTickWithoutCompletionsKeepsTheLastMixAndFollowsTheEstimates() {
-    AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder().initialLimit(10).minLimit(10)
-        .maxLimit(10).defaultClientClass(1.0, 1, Tier.T0).build(), clock::read);
+    AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder().limitInitial(10).limitMin(10)
+        .limitMax(10).defaultClientClass(1.0, 1, Tier.T0).build(), clock::read);
     ClientHandle client = engine.clients().register("c");
     long token = engine.tryAcquire(OpType.READ, Tier.T1, client);
     engine.release(token, Outcome.SUCCESS, READ_NANOS);

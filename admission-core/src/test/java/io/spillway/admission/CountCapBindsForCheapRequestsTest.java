@@ -26,7 +26,7 @@ class CountCapBindsForCheapRequestsTest {
   private final List<Lease> held = new ArrayList<>();
 
   private AdmissionEngine engine(int limit, double share) {
-    return AdmissionEngine.create(EngineConfig.builder().initialLimit(limit).minLimit(limit).maxLimit(limit)
+    return AdmissionEngine.create(EngineConfig.builder().limitInitial(limit).limitMin(limit).limitMax(limit)
         .clientClass("cheap", "cheap-.*", share, 1, Tier.T0).build(), clock::read);
   }
 

@@ -44,10 +44,10 @@ class DeadlineIgnoresLowerTierBacklogTest {
   void criticalRequestIsQueuedAheadOfALowerTierBacklogInsteadOfRejectedAsDeadline() {
     VirtualClock clock = new VirtualClock(0);
     AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder()
-        .initialLimit(1).minLimit(1).maxLimit(1)
+        .limitInitial(1).limitMin(1).limitMax(1)
         .defaultClientClass(100, 1_000, Tier.T0)
-        .initialServiceTime(OpType.READ, Duration.ofMillis(1))
-        .queueTimeout(OpType.READ, Duration.ofSeconds(1))
+        .queuesInitialServiceTime(OpType.READ, Duration.ofMillis(1))
+        .queuesTimeout(OpType.READ, Duration.ofSeconds(1))
         .build(), clock::read);
     ClientHandle batch = engine.clients().register("report-batch");
     ClientHandle checkout = engine.clients().register("checkout-api");

@@ -10,7 +10,7 @@ class DefaultTierCapTest {
 
   @Test
   void anUnclassifiedClientAskingForT0IsTreatedAsT1() {
-    assertThat(EngineConfig.defaults().defaultClientClass().highestTier()).isEqualTo(Tier.T1);
+    assertThat(EngineConfig.defaults().defaultClientClass().maxTier()).isEqualTo(Tier.T1);
     AdmissionEngine engine = AdmissionEngine.create(EngineConfig.defaults(), new VirtualClock(0)::read);
     ClientHandle anyone = engine.clients().register("some-service");
     long token = engine.tryAcquire(OpType.READ, Tier.T0, anyone);

@@ -64,7 +64,7 @@ class EngineListenersTest {
   }
 
   private static EngineConfig.Builder fixedLimit(int limit) {
-    return EngineConfig.builder().initialLimit(limit).minLimit(limit).maxLimit(limit)
+    return EngineConfig.builder().limitInitial(limit).limitMin(limit).limitMax(limit)
         .defaultClientClass(100, 1, Tier.T1);
   }
 
@@ -117,8 +117,8 @@ class EngineListenersTest {
 
   @Test
   void limitChangesAndQueueModeChangesAreReportedFromTheControlLoop() {
-    EngineConfig config = fixedLimit(2).queueTimeout(OpType.READ, Duration.ofSeconds(10))
-        .sloughFactor(OpType.READ, 100).build();
+    EngineConfig config = fixedLimit(2).queuesTimeout(OpType.READ, Duration.ofSeconds(10))
+        .queuesSloughFactor(OpType.READ, 100).build();
     AdmissionEngine engine = AdmissionEngine.create(config, clock::read);
     Recorder recorder = new Recorder();
     engine.listeners().add(recorder);
@@ -144,7 +144,7 @@ class EngineListenersTest {
     assertThat(recorder.modes.get(1)).isEqualTo(
         new ModeChangeEvent(OpType.READ, Tier.T4, QueueMode.LIFO, QueueMode.FIFO, 350 * MS));
 
-    engine.reconfigure(engine.config().toBuilder().initialLimit(1).minLimit(1).maxLimit(1).build());
+    engine.reconfigure(engine.config().toBuilder().limitInitial(1).limitMin(1).limitMax(1).build());
     assertThat(recorder.limits).singleElement().satisfies(e -> {
       assertThat(e.previousLimit()).isEqualTo(2);
       assertThat(e.newLimit()).isEqualTo(1);

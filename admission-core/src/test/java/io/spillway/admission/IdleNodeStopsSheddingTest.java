@@ -24,9 +24,9 @@ class IdleNodeStopsSheddingTest {
   void scopeWithIdlePermitsStopsSheddingWithinASecondWhateverItsLatency() {
     VirtualClock clock = new VirtualClock(0);
     AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder()
-        .initialLimit(16).minLimit(16).maxLimit(16)
-        .latencyTarget(OpType.READ, Duration.ofMillis(10))
-        .latencySignalScope(OpType.READ, OpSet.READS)
+        .limitInitial(16).limitMin(16).limitMax(16)
+        .queuesLatencyTarget(OpType.READ, Duration.ofMillis(10))
+        .signalsLatencyScope(OpType.READ, OpSet.READS)
         .clientClass("infrastructure", "health-.*", 4.0, 32, Tier.T0)
         .build(), clock::read);
     ClientHandle probe = engine.clients().register("health-probe");

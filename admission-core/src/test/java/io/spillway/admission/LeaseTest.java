@@ -14,7 +14,7 @@ class LeaseTest {
   private final VirtualClock clock = new VirtualClock(0);
 
   private AdmissionEngine engine(int limit) {
-    return AdmissionEngine.create(EngineConfig.builder().initialLimit(limit).minLimit(limit).maxLimit(limit)
+    return AdmissionEngine.create(EngineConfig.builder().limitInitial(limit).limitMin(limit).limitMax(limit)
         .defaultClientClass(100, 1, Tier.T0).build(), clock::read);
   }
 
@@ -122,7 +122,7 @@ class LeaseTest {
 
   @Test
   void aDryRunAdmitsIntoLeasesPastTheLimitAndCountsWhatItWouldShed() {
-    AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder().initialLimit(1).minLimit(1).maxLimit(1)
+    AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder().limitInitial(1).limitMin(1).limitMax(1)
         .defaultClientClass(100, 1, Tier.T0).dryRun(true).build(), clock::read);
     ClientHandle c = engine.clients().register("c");
     Lease first = engine.newLease();
@@ -144,7 +144,7 @@ class LeaseTest {
       engine.tryAcquire(lease, OpType.WRITE, Tier.T1, c, -1, clock.read());
       lease.release(Outcome.SUCCESS, 7 * MS);
     }
-    clock.advanceNanos(engine.config().tickPeriod().toNanos());
+    clock.advanceNanos(engine.config().pidTick().toNanos());
     engine.tick();
     assertThat(engine.stats().completions(OpType.WRITE, Outcome.SUCCESS)).isEqualTo(10);
   }

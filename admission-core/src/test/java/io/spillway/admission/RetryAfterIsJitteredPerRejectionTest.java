@@ -31,8 +31,8 @@ class RetryAfterIsJitteredPerRejectionTest {
 
   /** A limit of 1, a READ service-time estimate of 100 ms (the base of a limit rejection) and a tiny floor. */
   private AdmissionEngine engine() {
-    return AdmissionEngine.create(EngineConfig.builder().initialLimit(1).minLimit(1).maxLimit(1)
-        .initialServiceTime(OpType.READ, Duration.ofMillis(100))
+    return AdmissionEngine.create(EngineConfig.builder().limitInitial(1).limitMin(1).limitMax(1)
+        .queuesInitialServiceTime(OpType.READ, Duration.ofMillis(100))
         .retryAfterMin(Duration.ofNanos(1)).retryAfterJitter(JITTER)
         .clientClass("capped", "capped", 0.5, 1, Tier.T0)
         .defaultClientClass(100, 1, Tier.T1).build(), clock::read);

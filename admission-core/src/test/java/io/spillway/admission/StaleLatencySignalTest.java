@@ -20,9 +20,9 @@ class StaleLatencySignalTest {
   void scopeThatShedsEverythingRecoversWhenItsLatencySamplesStop() {
     VirtualClock clock = new VirtualClock(0);
     AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder()
-        .initialLimit(64).minLimit(64).maxLimit(64)
-        .latencyTarget(OpType.READ, Duration.ofMillis(10))
-        .latencySignalScope(OpType.READ, OpSet.READS)
+        .limitInitial(64).limitMin(64).limitMax(64)
+        .queuesLatencyTarget(OpType.READ, Duration.ofMillis(10))
+        .signalsLatencyScope(OpType.READ, OpSet.READS)
         .clientClass("infrastructure", "health-.*", 1.0, 64, Tier.T0)
         .build(), clock::read);
     ClientHandle client = engine.clients().register("catalog-api");

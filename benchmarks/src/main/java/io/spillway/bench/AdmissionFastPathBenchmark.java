@@ -68,7 +68,7 @@ public abstract class AdmissionFastPathBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
       engine = AdmissionEngine.create(EngineConfig.builder()
-          .initialLimit(1024).minLimit(1024).maxLimit(1024)
+          .limitInitial(1024).limitMin(1024).limitMax(1024)
           .build());
       ticker = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "spillway-tick");

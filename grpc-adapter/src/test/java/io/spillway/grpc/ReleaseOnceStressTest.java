@@ -36,7 +36,7 @@ class ReleaseOnceStressTest {
   @ParameterizedTest
   @EnumSource(Transport.class)
   void everyAdmittedCallIsReleasedExactlyOnce(Transport transport) throws Exception {
-    AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder().initialLimit(1000).maxLimit(1000)
+    AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder().limitInitial(1000).limitMax(1000)
         .clientClass("all", ".*", 1.0, 1000, Tier.T0).build());
     ScheduledExecutorService timers = Executors.newScheduledThreadPool(2);
     MethodDescriptor<String, String> method = EchoService.UNARY;

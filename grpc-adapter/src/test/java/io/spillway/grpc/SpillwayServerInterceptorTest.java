@@ -44,8 +44,8 @@ class SpillwayServerInterceptorTest {
   }
 
   private static EngineConfig limitOne() {
-    return config().initialLimit(1).minLimit(1).maxLimit(1)
-        .initialServiceTime(OpType.READ, Duration.ofSeconds(1)).build();
+    return config().limitInitial(1).limitMin(1).limitMax(1)
+        .queuesInitialServiceTime(OpType.READ, Duration.ofSeconds(1)).build();
   }
 
   private Transport.Running start(Transport transport, SpillwayServerInterceptor interceptor) throws Exception {

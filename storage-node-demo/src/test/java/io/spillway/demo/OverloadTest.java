@@ -39,12 +39,12 @@ class OverloadTest {
   @BeforeAll
   static void startCluster() throws Exception {
     final EngineConfig.Builder engine = EngineConfig.builder()
-        .initialLimit(2).minLimit(2).maxLimit(2)
+        .limitInitial(2).limitMin(2).limitMax(2)
         .clientClass("critical", "critical-.*", 50.0, 64, Tier.T0)
         .clientClass("capped", "capped-.*", 50.0, 64, Tier.T3)
         .defaultClientClass(50.0, 64, Tier.T0);
     for (OpType op : OpType.values()) {
-      engine.queueCapacity(op, 4).queueTimeout(op, Duration.ofSeconds(5)); // t0 may wait; the burst overflows
+      engine.queuesCapacity(op, 4).queuesTimeout(op, Duration.ofSeconds(5)); // t0 may wait; the burst overflows
     }
     cluster = TestClusters.start(TestClusters.threeNodes(TestClusters.template(2), dir), engine.build());
   }

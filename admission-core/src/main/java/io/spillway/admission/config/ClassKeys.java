@@ -19,7 +19,7 @@ final class ClassKeys {
   static final String CLASSES = "clients.classes";
 
   private static final Pattern CLASS_FIELD =
-      Pattern.compile("clientClass\\[(.+)]\\.(pattern|share|floor|highestTier)");
+      Pattern.compile("clientClass\\[(.+)]\\.(pattern|share|floor|maxTier)");
 
   private ClassKeys() {}
 
@@ -29,7 +29,7 @@ final class ClassKeys {
         values.has(DEFAULT + ".share") ? values.get(DEFAULT + ".share", Double.class) : fallback.share(),
         values.has(DEFAULT + ".floor")
             ? toInt(values, DEFAULT + ".floor") : fallback.floor(),
-        values.has(DEFAULT + ".max-tier") ? values.get(DEFAULT + ".max-tier", Tier.class) : fallback.highestTier()));
+        values.has(DEFAULT + ".max-tier") ? values.get(DEFAULT + ".max-tier", Tier.class) : fallback.maxTier()));
     for (String name : values.names(CLASSES)) {
       String at = CLASSES + "." + name;
       boolean complete = true;
@@ -51,20 +51,20 @@ final class ClassKeys {
     ClientClass d = config.defaultClientClass();
     values.put(DEFAULT + ".share", d.share());
     values.put(DEFAULT + ".floor", (long) d.floor());
-    values.put(DEFAULT + ".max-tier", d.highestTier());
+    values.put(DEFAULT + ".max-tier", d.maxTier());
     for (ClientClass c : config.clientClasses()) {
       String at = CLASSES + "." + c.name();
       values.put(at + ".pattern", c.pattern());
       values.put(at + ".share", c.share());
       values.put(at + ".floor", (long) c.floor());
-      values.put(at + ".max-tier", c.highestTier());
+      values.put(at + ".max-tier", c.maxTier());
     }
   }
 
   static Optional<String> keyOfField(String builderField) {
     Matcher m = CLASS_FIELD.matcher(builderField);
     if (m.matches()) {
-      String part = m.group(2).equals("highestTier") ? "max-tier" : m.group(2);
+      String part = m.group(2).equals("maxTier") ? "max-tier" : m.group(2);
       return Optional.of((m.group(1).equals("default") ? DEFAULT : CLASSES + "." + m.group(1)) + "." + part);
     }
     if (builderField.equals("clientClass")) {

@@ -20,7 +20,7 @@ public interface ConfigBinding<C> {
   C bind(ConfigValues values);
 
   /**
-   * The concrete key path a builder field denotes, e.g. {@code queueTarget[READ]} → {@code queues.read.target}, so
+   * The concrete key path a builder field denotes, e.g. {@code queuesTarget[READ]} → {@code queues.read.target}, so
    * that builder errors are reported by key path; empty for a name that is not a field.
    */
   Optional<String> keyOfField(String builderField);

@@ -23,7 +23,6 @@ public final class EngineConfigBinding implements ConfigBinding<EngineConfig> {
         keyByField.put(row.field, row.key.path());
       }
     }
-    keyByField.putAll(EngineKeys.FIELD_ALIASES);
   }
 
   @Override

@@ -8,25 +8,23 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 
 /**
  * The one table of the engine's config keys: for each key its YAML path, type, unit, range and one-line effect,
- * the {@link EngineConfig.Builder} setter it feeds, the getter that reads it back and the builder field its errors
- * name. Everything else is derived from this table: the schema files are checked against and the binding to the
- * builder ({@link EngineConfigBinding}), the embedded {@code spillway-default.yaml} and the key table of
+ * the {@link EngineConfig.Builder} setter it feeds and the getter that reads it back. A key has one Java name, its
+ * path in camelCase ({@link #fieldOf}): the setter, the getter and the name its errors carry. Everything else is
+ * derived from this table: the schema files are checked against and the binding to the builder
+ * ({@link EngineConfigBinding}), the embedded {@code spillway-default.yaml} and the key table of
  * {@code docs/configuration.md} (both generated from it by tests; {@code -Dspillway.docs.write=true} rewrites them).
  *
  * <p>Defaults have one home, the builder (code that never reads YAML gets them too): a key's default is its getter
- * applied to {@link EngineConfig#defaults()}. Ranges are enforced by the builder alone; the range text here is
+ * applied to {@link EngineConfig#defaults()}. Ranges are enforced by the builder alone (which leaves the queue and
+ * PID parameters to their owners, {@code CodelConfig} and {@code PidConfig}); the range text here is
  * checked against the builder at its bounds by a test ({@code EngineKeysRangeTest}).
  */
 final class EngineKeys {
-
-  /** A builder field whose errors belong to a key under another name. */
-  static final Map<String, String> FIELD_ALIASES = Map.of("neverShedTiers.size", "tiers.never-shed");
 
   /**
    * One key. {@code field}, {@code javaType}, {@code setter} and {@code getter} are null for the client-class keys,
@@ -40,10 +38,10 @@ final class EngineKeys {
     final Function<EngineConfig, Object> getter;
 
     @SuppressWarnings("unchecked")
-    <T> Row(ConfigKey key, String field, Class<T> javaType, BiConsumer<EngineConfig.Builder, T> setter,
+    <T> Row(ConfigKey key, Class<T> javaType, BiConsumer<EngineConfig.Builder, T> setter,
         Function<EngineConfig, T> getter) {
       this.key = key;
-      this.field = field;
+      this.field = setter == null ? null : fieldOf(key.path());
       this.javaType = javaType;
       this.setter = (BiConsumer<EngineConfig.Builder, Object>) setter;
       this.getter = (Function<EngineConfig, Object>) getter;
@@ -80,115 +78,114 @@ final class EngineKeys {
   }
 
   private void declareLimits() {
-    integer("limit.initial", "requests", "initialLimit", "[limit.min, limit.max]",
+    integer("limit.initial", "requests", "[limit.min, limit.max]",
         "Inflight limit at start and after a restart; the tuner moves it from there.",
-        EngineConfig.Builder::initialLimit, EngineConfig::initialLimit);
-    integer("limit.min", "requests", "minLimit", ">= 1",
+        EngineConfig.Builder::limitInitial, EngineConfig::limitInitial);
+    integer("limit.min", "requests", ">= 1",
         "Floor of the tuned inflight limit (Cinnamon: the CPU core count).",
-        EngineConfig.Builder::minLimit, EngineConfig::minLimit);
-    integer("limit.max", "requests", "maxLimit", "[limit.min, 1048576]", "Ceiling of the tuned inflight limit.",
-        EngineConfig.Builder::maxLimit, EngineConfig::maxLimit);
+        EngineConfig.Builder::limitMin, EngineConfig::limitMin);
+    integer("limit.max", "requests", "[limit.min, 1048576]", "Ceiling of the tuned inflight limit.",
+        EngineConfig.Builder::limitMax, EngineConfig::limitMax);
   }
 
   private void declareQueues() {
     for (OpType op : OpType.values()) {
       String at = "queues." + op.name().toLowerCase(Locale.ROOT) + ".";
-      duration(at + "latency-target", "latencyTarget[" + op + "]", ">= 0",
+      duration(at + "latency-target", ">= 0",
           "Target p90 service latency of this op type; the limit tuner lowers the limit while the smoothed p90 is "
               + "above it and the limit binds. 0 = learned: twice the op type's own no-load p90, measured while the "
-              + "node is not saturated.", (b, v) -> b.latencyTarget(op, v), c -> c.latencyTarget(op));
-      duration(at + "initial-service-time", "initialServiceTime[" + op + "]", "> 0",
+              + "node is not saturated.", (b, v) -> b.queuesLatencyTarget(op, v), c -> c.queuesLatencyTarget(op));
+      duration(at + "initial-service-time", "> 0",
           "Service-time estimate (the cost of a request) until completions are measured.",
-          (b, v) -> b.initialServiceTime(op, v), c -> c.initialServiceTime(op));
-      duration(at + "target", "queueTarget[" + op + "]", "> 0 and < interval",
+          (b, v) -> b.queuesInitialServiceTime(op, v), c -> c.queuesInitialServiceTime(op));
+      duration(at + "target", "> 0 and < interval",
           "CoDel target: a queue whose minimum delay over an interval exceeds it is overloaded (LIFO, slough).",
-          (b, v) -> b.queueTarget(op, v), c -> c.queueTarget(op));
-      duration(at + "interval", "queueInterval[" + op + "]", "> 0",
+          (b, v) -> b.queuesTarget(op, v), c -> c.queuesTarget(op));
+      duration(at + "interval", "(0, 24h]",
           "CoDel interval: the window over which the minimum queueing delay is measured.",
-          (b, v) -> b.queueInterval(op, v), c -> c.queueInterval(op));
-      integer(at + "capacity", "requests", "queueCapacity[" + op + "]", "[1, 1048576]",
+          (b, v) -> b.queuesInterval(op, v), c -> c.queuesInterval(op));
+      integer(at + "capacity", "requests", "[1, 1073741824]",
           "Capacity of each tier's queue of this op type; a full queue rejects with QUEUE_FULL.",
-          (b, v) -> b.queueCapacity(op, v), c -> c.queueCapacity(op));
-      number(at + "slough-factor", "× target", "sloughFactor[" + op + "]", "[1, 100]",
+          (b, v) -> b.queuesCapacity(op, v), c -> c.queuesCapacity(op));
+      number(at + "slough-factor", "× target", "[1, 1000]",
           "While overloaded, a request queued longer than slough-factor × target is dropped fast (SLOUGHED).",
-          (b, v) -> b.sloughFactor(op, v), c -> c.sloughFactor(op));
-      duration(at + "timeout", "queueTimeout[" + op + "]", "> target",
+          (b, v) -> b.queuesSloughFactor(op, v), c -> c.queuesSloughFactor(op));
+      duration(at + "timeout", "> target and <= 24h",
           "Hard cap on queueing time (QUEUE_TIMEOUT), the upper bound of the adaptive queue timeout.",
-          (b, v) -> b.queueTimeout(op, v), c -> c.queueTimeout(op));
-      integer(at + "dispatch-weight", "-", "dispatchWeight[" + op + "]", "[1, 1000]",
+          (b, v) -> b.queuesTimeout(op, v), c -> c.queuesTimeout(op));
+      integer(at + "dispatch-weight", "-", "[1, 1000]",
           "Deficit-round-robin weight of this op type when a permit frees; no op type starves.",
-          (b, v) -> b.dispatchWeight(op, v), c -> c.dispatchWeight(op));
+          (b, v) -> b.queuesDispatchWeight(op, v), c -> c.queuesDispatchWeight(op));
     }
   }
 
   private void declareTunerAndSignals() {
-    duration("tuner.period", "limitTuningPeriod", "[pid.tick, 100 × pid.tick]",
+    duration("tuner.period", "[pid.tick, 100 × pid.tick]",
         "How often the limit tuner steps; longer than the lag of the smoothed p90, so each step is judged on its "
-            + "own effect.", EngineConfig.Builder::limitTuningPeriod, EngineConfig::limitTuningPeriod);
-    number("tuner.latency-smoothing", "weight", "latencySmoothing", "(0, 1]",
+            + "own effect.", EngineConfig.Builder::tunerPeriod, EngineConfig::tunerPeriod);
+    number("tuner.latency-smoothing", "weight", "(0, 1]",
         "EWMA weight of each new p90 sample in the smoothed latency the tuner compares with the target.",
-        EngineConfig.Builder::latencySmoothing, EngineConfig::latencySmoothing);
-    integer("tuner.latency-min-samples", "samples", "latencyMinSamples", "[1, 1000000]",
+        EngineConfig.Builder::tunerLatencySmoothing, EngineConfig::tunerLatencySmoothing);
+    integer("tuner.latency-min-samples", "samples", "[1, 1000000]",
         "Latency samples pooled before a p90 counts (Cinnamon: 250).",
-        EngineConfig.Builder::latencyMinSamples, EngineConfig::latencyMinSamples);
-    number("tuner.queue-timeout-p90-multiple", "× p90", "queueTimeoutP90Multiple", "[0, 1000]",
+        EngineConfig.Builder::tunerLatencyMinSamples, EngineConfig::tunerLatencyMinSamples);
+    number("tuner.queue-timeout-p90-multiple", "× p90", "[0, 1000]",
         "Adaptive queue timeout = this multiple of the smoothed p90, within [2 × target, timeout]; 0 = fixed.",
-        EngineConfig.Builder::queueTimeoutP90Multiple, EngineConfig::queueTimeoutP90Multiple);
-    number("signals.latency.shed-factor", "× latency-target", "latencyShedFactor", "[1, 100]",
+        EngineConfig.Builder::tunerQueueTimeoutP90Multiple, EngineConfig::tunerQueueTimeoutP90Multiple);
+    number("signals.latency.shed-factor", "× latency-target", "[1, 100]",
         "The p90 latency signal's target is this multiple of the op type's latency-target (scope: "
             + "signals.latency.<op>.scope).",
-        EngineConfig.Builder::latencyShedFactor, EngineConfig::latencyShedFactor);
-    number("signals.error-rate.target", "fraction", "errorRateTarget", "(0, 1]",
+        EngineConfig.Builder::signalsLatencyShedFactor, EngineConfig::signalsLatencyShedFactor);
+    number("signals.error-rate.target", "fraction", "(0, 1]",
         "Error-rate signal target, a fraction of completions (scope: signals.error-rate.scope).",
-        EngineConfig.Builder::errorRateTarget, EngineConfig::errorRateTarget);
-    duration("signals.queue-delay.target", "queueDelayTarget", "> 0",
+        EngineConfig.Builder::signalsErrorRateTarget, EngineConfig::signalsErrorRateTarget);
+    duration("signals.queue-delay.target", "> 0",
         "Queue-delay signal target: p90 time spent queued (scope: signals.queue-delay.scope).",
-        EngineConfig.Builder::queueDelayTarget, EngineConfig::queueDelayTarget);
+        EngineConfig.Builder::signalsQueueDelayTarget, EngineConfig::signalsQueueDelayTarget);
     for (OpType op : OpType.values()) {
-      scope("signals.latency." + op.name().toLowerCase(Locale.ROOT) + ".scope", "latencySignalScope[" + op + "]",
+      scope("signals.latency." + op.name().toLowerCase(Locale.ROOT) + ".scope",
           "Requests the p90 latency signal of this op type sheds while above its target and the node is "
               + "saturated; all makes one node shed its tiers in one order whatever the op type.",
-          (b, v) -> b.latencySignalScope(op, v), c -> c.latencySignalScope(op));
+          (b, v) -> b.signalsLatencyScope(op, v), c -> c.signalsLatencyScope(op));
     }
-    scope("signals.error-rate.scope", "errorRateScope", "Requests the error-rate signal sheds while above its target.",
-        EngineConfig.Builder::errorRateScope, EngineConfig::errorRateScope);
-    scope("signals.queue-delay.scope", "queueDelayScope",
+    scope("signals.error-rate.scope", "Requests the error-rate signal sheds while above its target.",
+        EngineConfig.Builder::signalsErrorRateScope, EngineConfig::signalsErrorRateScope);
+    scope("signals.queue-delay.scope",
         "Requests the queue-delay signal sheds while above its target.",
-        EngineConfig.Builder::queueDelayScope, EngineConfig::queueDelayScope);
+        EngineConfig.Builder::signalsQueueDelayScope, EngineConfig::signalsQueueDelayScope);
   }
 
-  private void scope(String path, String field, String effect, BiConsumer<EngineConfig.Builder, OpSet> setter,
+  private void scope(String path, String effect, BiConsumer<EngineConfig.Builder, OpSet> setter,
       Function<EngineConfig, OpSet> getter) {
     bind(new ConfigKey(path, ValueType.enumeration(OpSet.class, "scope"), "-", "all, reads, writes or scans",
-        effect), field, OpSet.class, setter, getter);
+        effect), OpSet.class, setter, getter);
   }
 
   private void declareRejector() {
-    number("pid.kp", "-", "kp", "[0, 100]", "PID proportional gain (Cinnamon: 0.1).",
-        EngineConfig.Builder::kp, EngineConfig::kp);
-    number("pid.ki", "1/s", "ki", "[0, 100]", "PID integral gain, per second (Cinnamon: 1.4).",
-        EngineConfig.Builder::ki, EngineConfig::ki);
-    number("pid.kd", "s", "kd", "[0, 100]", "PID derivative gain (Cinnamon: none).",
-        EngineConfig.Builder::kd, EngineConfig::kd);
-    duration("pid.tick", "tickPeriod", "[1ms, 10s]", "Period of the control loops (PID, tuner, signal sampling).",
-        EngineConfig.Builder::tickPeriod, EngineConfig::tickPeriod);
-    number("pid.max-rejection-ratio", "fraction", "maxRejectionRatio", "(0, 1]",
+    number("pid.kp", "-", ">= 0", "PID proportional gain (Cinnamon: 0.1).",
+        EngineConfig.Builder::pidKp, EngineConfig::pidKp);
+    number("pid.ki", "1/s", ">= 0", "PID integral gain, per second (Cinnamon: 1.4).",
+        EngineConfig.Builder::pidKi, EngineConfig::pidKi);
+    number("pid.kd", "s", ">= 0", "PID derivative gain (Cinnamon: none).",
+        EngineConfig.Builder::pidKd, EngineConfig::pidKd);
+    duration("pid.tick", "[1ms, 10s]", "Period of the control loops (PID, tuner, signal sampling).",
+        EngineConfig.Builder::pidTick, EngineConfig::pidTick);
+    number("pid.max-rejection-ratio", "fraction", "(0, 1]",
         "Upper bound of every scope's rejection ratio.",
-        EngineConfig.Builder::maxRejectionRatio, EngineConfig::maxRejectionRatio);
+        EngineConfig.Builder::pidMaxRejectionRatio, EngineConfig::pidMaxRejectionRatio);
     bind(new ConfigKey("tiers.never-shed", ValueType.listOf(ValueType.enumeration(Tier.class)), "-",
             "a prefix t0..tk, at most 5 tiers",
-            "Tiers the rejection ratio never sheds (the hard cap and client limits still apply)."),
-        "neverShedTiers", Object.class,
-        (b, v) -> b.neverShedTiers(((List<?>) v).toArray(new Tier[0])),
+            "Tiers the rejection ratio never sheds (the hard cap and client limits still apply)."), Object.class,
+        (b, v) -> b.tiersNeverShed(((List<?>) v).toArray(new Tier[0])),
         EngineKeys::sortedTiers);
-    integer("tiers.cohorts", "cohorts", "cohortsPerTier", "[1, 1024]",
+    integer("tiers.cohorts", "cohorts", "[1, 1024]",
         "Cohorts per tier: priority level = tier × cohorts + cohort (Cinnamon: 128).",
-        EngineConfig.Builder::cohortsPerTier, EngineConfig::cohortsPerTier);
-    duration("tiers.cohort-epoch", "cohortEpoch", "> 0", "How often the unlucky cohorts within a tier rotate.",
-        EngineConfig.Builder::cohortEpoch, EngineConfig::cohortEpoch);
-    integer("tiers.priority-window", "requests", "priorityWindow", "[10, 16777216]",
+        EngineConfig.Builder::tiersCohorts, EngineConfig::tiersCohorts);
+    duration("tiers.cohort-epoch", "> 0", "How often the unlucky cohorts within a tier rotate.",
+        EngineConfig.Builder::tiersCohortEpoch, EngineConfig::tiersCohortEpoch);
+    integer("tiers.priority-window", "requests", "[10, 16777216]",
         "Recent requests whose priority levels the ratio is cut over (Cinnamon: about 1000).",
-        EngineConfig.Builder::priorityWindow, EngineConfig::priorityWindow);
+        EngineConfig.Builder::tiersPriorityWindow, EngineConfig::tiersPriorityWindow);
   }
 
   private void declareClients() {
@@ -217,43 +214,72 @@ final class EngineKeys {
   private void declareRest() {
     bind(new ConfigKey("dry-run", ValueType.BOOLEAN, "-", "true or false",
             "Shadow mode: every decision is computed and counted, everything is admitted."),
-        "dryRun", Boolean.class, EngineConfig.Builder::dryRun, EngineConfig::dryRun);
-    duration("retry-after.min", "retryAfterMin", "> 0", "Lower bound of retry-after hints.",
+        Boolean.class, EngineConfig.Builder::dryRun, EngineConfig::dryRun);
+    duration("retry-after.min", "> 0", "Lower bound of retry-after hints.",
         EngineConfig.Builder::retryAfterMin, EngineConfig::retryAfterMin);
-    duration("retry-after.max", "retryAfterMax", ">= retry-after.min", "Upper bound of retry-after hints.",
+    duration("retry-after.max", ">= retry-after.min", "Upper bound of retry-after hints.",
         EngineConfig.Builder::retryAfterMax, EngineConfig::retryAfterMax);
-    number("retry-after.jitter", "fraction", "retryAfterJitter", "[0, 1)",
+    number("retry-after.jitter", "fraction", "[0, 1)",
         "Fraction of each retry-after hint randomised per rejection, so clients do not return in lock-step.",
         EngineConfig.Builder::retryAfterJitter, EngineConfig::retryAfterJitter);
   }
 
-  private void integer(String path, String unit, String field, String range, String effect,
+  private void integer(String path, String unit, String range, String effect,
       BiConsumer<EngineConfig.Builder, Integer> setter, Function<EngineConfig, Integer> getter) {
-    bind(new ConfigKey(path, ValueType.INTEGER, unit, range, effect), field, Integer.class, setter, getter);
+    bind(new ConfigKey(path, ValueType.INTEGER, unit, range, effect), Integer.class, setter, getter);
   }
 
-  private void number(String path, String unit, String field, String range, String effect,
+  private void number(String path, String unit, String range, String effect,
       BiConsumer<EngineConfig.Builder, Double> setter, Function<EngineConfig, Double> getter) {
-    bind(new ConfigKey(path, ValueType.NUMBER, unit, range, effect), field, Double.class, setter, getter);
+    bind(new ConfigKey(path, ValueType.NUMBER, unit, range, effect), Double.class, setter, getter);
   }
 
-  private void duration(String path, String field, String range, String effect,
+  private void duration(String path, String range, String effect,
       BiConsumer<EngineConfig.Builder, Duration> setter, Function<EngineConfig, Duration> getter) {
-    bind(new ConfigKey(path, ValueType.DURATION, "time", range, effect), field, Duration.class, setter, getter);
+    bind(new ConfigKey(path, ValueType.DURATION, "time", range, effect), Duration.class, setter, getter);
   }
 
-  private <T> void bind(ConfigKey key, String field, Class<T> javaType, BiConsumer<EngineConfig.Builder, T> setter,
+  private <T> void bind(ConfigKey key, Class<T> javaType, BiConsumer<EngineConfig.Builder, T> setter,
       Function<EngineConfig, T> getter) {
-    rows.add(new Row(key, field, javaType, setter, getter));
+    rows.add(new Row(key, javaType, setter, getter));
   }
 
   /** A key of a client class: bound by {@link ClassKeys}, which builds each class from its keys together. */
   private void classKey(String path, ValueType<?> type, String unit, String range, String effect) {
-    rows.add(new Row(new ConfigKey(path, type, unit, range, effect), null, null, null, null));
+    rows.add(new Row(new ConfigKey(path, type, unit, range, effect), null, null, null));
+  }
+
+  /**
+   * The one Java name of a key: its path in camelCase, an op type segment moved into brackets
+   * ({@code queues.read.target} -> {@code queuesTarget[READ]}, {@code pid.tick} -> {@code pidTick}). The builder
+   * setter, the {@link EngineConfig} getter and the name in a {@code ConfigViolation} all carry it.
+   */
+  static String fieldOf(String path) {
+    StringBuilder name = new StringBuilder();
+    String op = "";
+    for (String segment : path.split("\\.")) {
+      if (isOp(segment)) {
+        op = "[" + segment.toUpperCase(Locale.ROOT) + "]";
+        continue;
+      }
+      for (String word : segment.split("-")) {
+        name.append(name.length() == 0 ? word : Character.toUpperCase(word.charAt(0)) + word.substring(1));
+      }
+    }
+    return name + op;
+  }
+
+  private static boolean isOp(String segment) {
+    for (OpType op : OpType.values()) {
+      if (op.name().toLowerCase(Locale.ROOT).equals(segment)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static List<Tier> sortedTiers(EngineConfig c) {
-    List<Tier> tiers = new ArrayList<>(c.neverShedTiers());
+    List<Tier> tiers = new ArrayList<>(c.tiersNeverShed());
     tiers.sort(null);
     return tiers;
   }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.spillway.admission.EngineConfig;
 import io.spillway.admission.OpType;
 import java.io.IOException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -25,6 +28,44 @@ class EngineKeysTest {
       # EngineKeysTest: do not edit, run the tests with -Dspillway.docs.write=true instead.
 
       """;
+
+  @Test
+  void aKeysJavaNameIsItsPathInCamelCase() {
+    assertThat(EngineKeys.fieldOf("pid.tick")).isEqualTo("pidTick");
+    assertThat(EngineKeys.fieldOf("queues.read.slough-factor")).isEqualTo("queuesSloughFactor[READ]");
+    assertThat(EngineKeys.fieldOf("signals.latency.scan.scope")).isEqualTo("signalsLatencyScope[SCAN]");
+    assertThat(EngineKeys.fieldOf("dry-run")).isEqualTo("dryRun");
+  }
+
+  /**
+   * The builder setter and the getter of every key carry the key's one name; a setter or getter added without a key
+   * (or under another name) fails here. The client classes are bound by {@link ClassKeys}.
+   */
+  @Test
+  void builderAndGetterCarryTheKeysName() {
+    Set<String> names = new TreeSet<>();
+    for (EngineKeys.Row row : EngineKeys.rows()) {
+      if (row.boundOneByOne()) {
+        names.add(row.field.replaceAll("\\[.*]$", ""));
+      }
+    }
+    Set<String> setters = publicMethods(EngineConfig.Builder.class);
+    setters.removeAll(Set.of("build", "clientClass", "clearClientClasses", "defaultClientClass"));
+    assertThat(setters).isEqualTo(names);
+    Set<String> getters = publicMethods(EngineConfig.class);
+    getters.removeAll(Set.of("toBuilder", "toString", "clientClasses", "defaultClientClass"));
+    assertThat(getters).isEqualTo(names);
+  }
+
+  private static Set<String> publicMethods(Class<?> type) {
+    Set<String> names = new TreeSet<>();
+    for (Method m : type.getDeclaredMethods()) {
+      if (Modifier.isPublic(m.getModifiers()) && !Modifier.isStatic(m.getModifiers())) {
+        names.add(m.getName());
+      }
+    }
+    return names;
+  }
 
   @Test
   void embeddedDefaultFileIsGeneratedFromTheTable() throws IOException {

@@ -13,11 +13,11 @@ class InvalidConfigMessagesTest {
   @ParameterizedTest(name = "{0}")
   @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
       # YAML (\\n = newline)                                  | message
-      queues:\\n  read:\\n    target: 0ms                     | queues.read.target: must be > 0, was 0ms
+      queues:\\n  read:\\n    target: 0ms                     | queues.read.target: must be > 0 and < interval (100ms), was 0ms
       queues:\\n  read:\\n    target: 200ms                   | queues.read.target: must be > 0 and < interval (100ms), was 200ms
-      queues:\\n  scan:\\n    timeout: 10ms                   | queues.scan.timeout: must be > target (20ms), was 10ms
-      queues:\\n  write:\\n    capacity: 0                    | queues.write.capacity: must be >= 1 and <= 1048576, was 0
-      queues:\\n  read:\\n    slough-factor: 0.5              | queues.read.slough-factor: must be >= 1.0 and <= 100.0, was 0.5
+      queues:\\n  scan:\\n    timeout: 10ms                   | queues.scan.timeout: must be > target (20ms) and <= 24h, was 10ms
+      queues:\\n  write:\\n    capacity: 0                    | queues.write.capacity: must be >= 1 and <= 1073741824, was 0
+      queues:\\n  read:\\n    slough-factor: 0.5              | queues.read.slough-factor: must be >= 1.0 and <= 1000.0, was 0.5
       queues:\\n  read:\\n    target: fast                    | queues.read.target: expected a duration like 5ms, was "fast"
       queues:\\n  read:\\n    target: 5                       | queues.read.target: expected a duration like 5ms, was "5"
       queues:\\n  read:\\n    capacity: many                  | queues.read.capacity: expected an integer, was "many"
@@ -26,7 +26,7 @@ class InvalidConfigMessagesTest {
       limit:\\n  max: 2                                       | limit.max: must be >= 4 and <= 1048576, was 2
       limit:\\n  initial: 2000                                | limit.initial: must be >= 4 and <= 1024, was 2000
       limit:\\n  initial: 99999999999                         | limit.initial: expected an integer in [-2147483648, 2147483647], was 99999999999
-      pid:\\n  ki: -1                                         | pid.ki: must be >= 0.0 and <= 100.0, was -1.0
+      pid:\\n  ki: -1                                         | pid.ki: must be >= 0 and finite, was -1.0
       pid:\\n  kp: lots                                       | pid.kp: expected a number, was "lots"
       pid:\\n  tick: 0ms                                      | pid.tick: must be > 0, was 0ms
       pid:\\n  tick: 1m                                       | pid.tick: must be >= 1ms and <= 10s, was 1m

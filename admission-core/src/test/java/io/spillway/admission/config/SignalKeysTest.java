@@ -32,8 +32,8 @@ class SignalKeysTest {
             read:
               scope: reads
         """, "spillway.yaml");
-    assertThat(config.errorRateScope()).isEqualTo(OpSet.WRITES);
-    assertThat(config.latencySignalScope(OpType.WRITE)).as("default: the whole node").isEqualTo(OpSet.ALL);
+    assertThat(config.signalsErrorRateScope()).isEqualTo(OpSet.WRITES);
+    assertThat(config.signalsLatencyScope(OpType.WRITE)).as("default: the whole node").isEqualTo(OpSet.ALL);
     AdmissionEngine engine = AdmissionEngine.create(config, new VirtualClock(0)::read);
     engine.tick();
     assertThat(signal(engine, "errors.rate").scope()).isEqualTo(SignalScope.of(OpSet.WRITES));
@@ -45,7 +45,7 @@ class SignalKeysTest {
         .contains(SignalScope.all(), SignalScope.of(OpSet.READS), SignalScope.of(OpSet.WRITES),
             SignalScope.of(OpSet.SCANS));
 
-    engine.reconfigure(config.toBuilder().errorRateScope(OpSet.READS).build()); // a reload moves the signal
+    engine.reconfigure(config.toBuilder().signalsErrorRateScope(OpSet.READS).build()); // a reload moves the signal
     assertThat(signal(engine, "errors.rate").scope()).isEqualTo(SignalScope.of(OpSet.READS));
     assertThat(engine.stats().scopes()).extracting(EngineStats.ScopeView::scope)
         .contains(SignalScope.of(OpSet.READS));

@@ -90,7 +90,7 @@ class FollowerLagScenarioTest {
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("twinSeeds")
   void twinWithoutTheRejectorLetsTheLagGrow(long seed) {
-    Run run = run(StandardNode.config().kp(0).ki(0), seed);
+    Run run = run(StandardNode.config().pidKp(0).pidKi(0), seed);
     long settled = LAG_FROM + SECOND;
     Sweep.Case c = SWEEP.start("slow follower, rejector off (twin)", seed);
     c.missesAtMost("max lag / target", run.maxLag(settled, LAG_TO) / TARGET_ENTRIES, 3.0);

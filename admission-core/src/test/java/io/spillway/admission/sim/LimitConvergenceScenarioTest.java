@@ -69,7 +69,7 @@ class LimitConvergenceScenarioTest {
   @ParameterizedTest(name = "from limit {0}, seed {1}")
   @MethodSource("starts")
   void limitSettlesNearTheOptimumAndEngineRecoversAfterTheOverload(int initialLimit, long seed) {
-    Run run = run(StandardNode.config().initialLimit(initialLimit), seed);
+    Run run = run(StandardNode.config().limitInitial(initialLimit), seed);
     Sweep.Case c = SWEEP.start("from limit " + initialLimit, seed);
     if (initialLimit == FLOOR_START) {
       c.targetAtMost("settled limit CV", run.cv, CV_TARGET).regressionCeiling("settled limit CV", run.cv,
@@ -89,7 +89,7 @@ class LimitConvergenceScenarioTest {
   @ParameterizedTest(name = "frozen at {0}, seed {1}")
   @MethodSource("frozenStarts")
   void twinWithAFrozenLimitMissesTheBand(int limit, long seed) {
-    Run run = run(StandardNode.config().initialLimit(limit).minLimit(limit).maxLimit(limit), seed);
+    Run run = run(StandardNode.config().limitInitial(limit).limitMin(limit).limitMax(limit), seed);
     Sweep.Case c = SWEEP.start("frozen at " + limit + " (twin)", seed);
     if (limit > BAND_HIGH) {
       c.missesAtMost("settled limit / K", run.mean / WORKERS, BAND_HIGH / WORKERS);

@@ -79,7 +79,7 @@ class OverloadScenarioTest {
   @ParameterizedTest(name = "{0} x capacity, seed {1}")
   @MethodSource("overloadSweep")
   void overloadFromAnOversizedLimitAlsoSettles(double multiple, long seed) {
-    Simulation sim = run(StandardNode.config().initialLimit(OVERSIZED_LIMIT), multiple, seed);
+    Simulation sim = run(StandardNode.config().limitInitial(OVERSIZED_LIMIT), multiple, seed);
     judge(sim, SWEEP.start(multiple + "x from limit " + OVERSIZED_LIMIT, seed)).verify();
   }
 
@@ -87,7 +87,7 @@ class OverloadScenarioTest {
   @ParameterizedTest(name = "{0} x capacity, seed {1}")
   @MethodSource("twinSweep")
   void twinWithoutTheRejectorQueuesTheExcessAndDropsItLate(double multiple, long seed) {
-    Simulation sim = run(StandardNode.config().kp(0).ki(0), multiple, seed);
+    Simulation sim = run(StandardNode.config().pidKp(0).pidKi(0), multiple, seed);
     Sweep.Case c = SWEEP.start(multiple + "x, rejector off (twin)", seed);
     c.missesAtMost("queue drops/offered", queueDropShare(sim), 0.05);
     figures(sim, c).verify();
@@ -97,8 +97,8 @@ class OverloadScenarioTest {
   @ParameterizedTest(name = "{0} x capacity, seed {1}")
   @MethodSource("twinSweep")
   void twinWithAFrozenLimitQueuesInsideTheNode(double multiple, long seed) {
-    Simulation sim = run(StandardNode.config().initialLimit(OVERSIZED_LIMIT).minLimit(OVERSIZED_LIMIT)
-        .maxLimit(OVERSIZED_LIMIT), multiple, seed);
+    Simulation sim = run(StandardNode.config().limitInitial(OVERSIZED_LIMIT).limitMin(OVERSIZED_LIMIT)
+        .limitMax(OVERSIZED_LIMIT), multiple, seed);
     Sweep.Case c = SWEEP.start(multiple + "x from limit " + OVERSIZED_LIMIT + ", limit frozen (twin)", seed);
     c.missesAtMost("worst p90/target", worstP90OverTarget(sim), 2.0);
     figures(sim, c).verify();
@@ -150,7 +150,7 @@ class OverloadScenarioTest {
     double worst = 0;
     for (OpType op : OpType.values()) {
       double p90 = sim.servicePercentileNanos(op, (int) (SETTLED / SECOND), (int) (JUDGED / SECOND), 90);
-      worst = Math.max(worst, p90 / sim.engine().config().latencyTarget(op).toNanos());
+      worst = Math.max(worst, p90 / sim.engine().config().queuesLatencyTarget(op).toNanos());
     }
     return worst;
   }

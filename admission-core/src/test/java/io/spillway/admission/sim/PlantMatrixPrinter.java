@@ -55,12 +55,12 @@ final class PlantMatrixPrinter {
     StringBuilder out = new StringBuilder();
     out.append("### Plant matrix, seed ").append(PlantMatrixTest.SEED).append("\n\n");
     EngineConfig shipped = EngineConfig.builder().build();
-    Duration target = shipped.latencyTarget(OpType.READ);
+    Duration target = shipped.queuesLatencyTarget(OpType.READ);
     out.append(String.format(Locale.ROOT, "DEFAULTS: `EngineConfig.builder()` defaults (READ latency target %s,"
         + " initial limit %d in [%d, %d]), only the READ service-time estimate set to S. FITTED: the same with the"
         + " READ latency target at 3 × S and limit bounds [1, max(1024, 4 K)].%n",
-        target.isZero() ? "learned" : target.toMillis() + " ms", shipped.initialLimit(), shipped.minLimit(),
-        shipped.maxLimit()));
+        target.isZero() ? "learned" : target.toMillis() + " ms", shipped.limitInitial(), shipped.limitMin(),
+        shipped.limitMax()));
     out.append(String.format(Locale.ROOT, "Thresholds (the issue's): settle ≤ %s s, overshoot ≤ %s, CV ≤ %s,"
         + " goodput ≥ %s, T0+T1 = %s, ratio back to 0 ≤ %s s (STUCK); the verdict is against them, missed figures in"
         + " **bold**. The last column is what `PlantMatrixTest` asserts: the floors for goodput / T0+T1 (a floor"

@@ -59,10 +59,10 @@ final class PlantRun {
     this.endNanos = shape.endNanos();
     EngineConfig.Builder builder = EngineConfig.builder()
         .clientClass("infrastructure", ".*-T0-\\d+", 2.0, 1, Tier.T0)
-        .initialServiceTime(OpType.READ, Duration.ofNanos(plant.serviceNanos()));
+        .queuesInitialServiceTime(OpType.READ, Duration.ofNanos(plant.serviceNanos()));
     if (fit == Config.FITTED) {
-      builder.latencyTarget(OpType.READ, Duration.ofNanos(3 * plant.serviceNanos()))
-          .minLimit(1).maxLimit(Math.max(1024, 4 * plant.workers()));
+      builder.queuesLatencyTarget(OpType.READ, Duration.ofNanos(3 * plant.serviceNanos()))
+          .limitMin(1).limitMax(Math.max(1024, 4 * plant.workers()));
     }
     EngineConfig config = builder.build();
     long s = plant.serviceNanos();
@@ -163,7 +163,7 @@ final class PlantRun {
 
   double overshoot(Plant.Phase phase) {
     int index = shape.phases.indexOf(phase);
-    double before = index == 0 ? sim.engine().config().initialLimit() : settledLimit(shape.phases.get(index - 1));
+    double before = index == 0 ? sim.engine().config().limitInitial() : settledLimit(shape.phases.get(index - 1));
     double after = settledLimit(phase);
     double worst = 0;
     for (int i : ticks(phase.startNanos(), phase.endNanos())) {

@@ -26,7 +26,7 @@ class ShootoutTwinTest {
 
   /** codel-only: the same config with the rejector (PID gains 0) and the scorecards (no caps) off. */
   static EngineConfig codelOnly() {
-    return spillway().toBuilder().kp(0).ki(0).kd(0).clearClientClasses()
+    return spillway().toBuilder().pidKp(0).pidKi(0).pidKd(0).clearClientClasses()
         .defaultClientClass(100.0, 1_000_000, Tier.T0).build();
   }
 

@@ -144,7 +144,7 @@ public final class Simulation {
       SimulatedNode.Noise noise, long seed) {
     this.engine = AdmissionEngine.create(config, clock::read);
     this.node = new SimulatedNode(events, workers, readNanos, writeNanos, scanNanos, noise, seed);
-    this.tickNanos = config.tickPeriod().toNanos();
+    this.tickNanos = config.pidTick().toNanos();
     this.seeds = new SplittableRandom(seed * 31 + 7);
   }
 

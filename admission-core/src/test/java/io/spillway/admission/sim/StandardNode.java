@@ -34,13 +34,13 @@ public final class StandardNode {
   public static EngineConfig.Builder config() {
     return EngineConfig.builder()
         .clientClass("infrastructure", ".*-T0-\\d+", 2.0, 1, Tier.T0)
-        .initialLimit(16).minLimit(4).maxLimit(256)
-        .latencyTarget(OpType.READ, Duration.ofMillis(3))
-        .latencyTarget(OpType.WRITE, Duration.ofMillis(6))
-        .latencyTarget(OpType.SCAN, Duration.ofMillis(15))
-        .initialServiceTime(OpType.READ, Duration.ofMillis(1))
-        .initialServiceTime(OpType.WRITE, Duration.ofMillis(2))
-        .initialServiceTime(OpType.SCAN, Duration.ofMillis(5));
+        .limitInitial(16).limitMin(4).limitMax(256)
+        .queuesLatencyTarget(OpType.READ, Duration.ofMillis(3))
+        .queuesLatencyTarget(OpType.WRITE, Duration.ofMillis(6))
+        .queuesLatencyTarget(OpType.SCAN, Duration.ofMillis(15))
+        .queuesInitialServiceTime(OpType.READ, Duration.ofMillis(1))
+        .queuesInitialServiceTime(OpType.WRITE, Duration.ofMillis(2))
+        .queuesInitialServiceTime(OpType.SCAN, Duration.ofMillis(5));
   }
 
   public static Simulation simulation(EngineConfig config, long seed) {

@@ -109,7 +109,7 @@ class SyncCallerOverloadScenarioTest {
   @ParameterizedTest(name = "{0} {1} x capacity, seed {2}")
   @MethodSource("twins")
   void twinWithoutTheRejectorLosesTheBatchTiersOrder(Shape shape, double multiple, long seed) {
-    Simulation sim = run(StandardNode.config().kp(0).ki(0), shape, multiple, seed);
+    Simulation sim = run(StandardNode.config().pidKp(0).pidKi(0), shape, multiple, seed);
     Sweep.Case c = SWEEP.start(shape + " " + multiple + "x, rejector off (twin)", seed);
     c.missesAtMost("T5/T2 success", batchOrder(sim), BATCH_ORDER);
     figures(sim, c).verify();

@@ -69,7 +69,7 @@ final class TwinStrategies {
 
     @Override
     public long tickNanos() {
-      return engine.config().tickPeriod().toNanos();
+      return engine.config().pidTick().toNanos();
     }
   }
 

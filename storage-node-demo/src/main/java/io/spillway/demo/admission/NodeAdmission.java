@@ -87,9 +87,9 @@ public final class NodeAdmission implements AutoCloseable {
    * @throws IllegalArgumentException if the engine refuses the config (e.g. {@code limit.max} beyond its table)
    */
   public synchronized void reconfigure(EngineConfig next) {
-    final Duration previousTick = engine.config().tickPeriod();
+    final Duration previousTick = engine.config().pidTick();
     engine.reconfigure(next);
-    if (!next.tickPeriod().equals(previousTick) && !tasks.isEmpty()) {
+    if (!next.pidTick().equals(previousTick) && !tasks.isEmpty()) {
       tasks.get(0).cancel(false);
       tasks.set(0, engine.start(control));
     }

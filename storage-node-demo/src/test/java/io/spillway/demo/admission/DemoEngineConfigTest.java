@@ -19,12 +19,12 @@ class DemoEngineConfigTest {
     EngineConfig base = SpillwayConfig.loader().defaults();
     // only the client classes differ: limits and latency targets are learned, as for any node
     for (OpType op : OpType.values()) {
-      assertThat(demo.latencyTarget(op)).as("%s latency target: learned", op).isEqualTo(Duration.ZERO);
+      assertThat(demo.queuesLatencyTarget(op)).as("%s latency target: learned", op).isEqualTo(Duration.ZERO);
     }
-    assertThat(demo.minLimit()).isEqualTo(base.minLimit());
+    assertThat(demo.limitMin()).isEqualTo(base.limitMin());
     assertThat(demo.clientClasses()).extracting(c -> c.name()).containsExactly("infrastructure", "critical");
-    assertThat(demo.kp()).isEqualTo(base.kp());
-    assertThat(demo.queueTimeout(OpType.READ)).isEqualTo(base.queueTimeout(OpType.READ));
+    assertThat(demo.pidKp()).isEqualTo(base.pidKp());
+    assertThat(demo.queuesTimeout(OpType.READ)).isEqualTo(base.queuesTimeout(OpType.READ));
     assertThat(SpillwayConfig.loader().toYaml(EngineConfigSource.loadDemo(null).initial()))
         .isEqualTo(SpillwayConfig.loader().toYaml(demo));
     assertThat(EngineConfigSource.loadDemo(null).describe().get("source").toString()).contains("spillway-demo.yaml");
@@ -33,7 +33,7 @@ class DemoEngineConfigTest {
   @Test
   void healthProbeMayClaimT0AndOtherClientsStayCappedAtT1() {
     AdmissionEngine engine = AdmissionEngine.create(EngineConfigSource.demoDefaults());
-    assertThat(engine.clients().register("health-probe").clientClass().highestTier()).isEqualTo(Tier.T0);
-    assertThat(engine.clients().register("checkout-api").clientClass().highestTier()).isEqualTo(Tier.T1);
+    assertThat(engine.clients().register("health-probe").clientClass().maxTier()).isEqualTo(Tier.T0);
+    assertThat(engine.clients().register("checkout-api").clientClass().maxTier()).isEqualTo(Tier.T1);
   }
 }

@@ -45,7 +45,7 @@ class LagDimmerTest {
     final PartitionLag[] sample = {null};
     engine.addSignal(new FollowerLagSignal(0, p -> sample[0], TARGETS, Duration.ofSeconds(1), () -> now[0]));
     final long start = now[0];
-    final long tick = engine.config().tickPeriod().toNanos();
+    final long tick = engine.config().pidTick().toNanos();
     long nextTick = now[0] + tick;
     final List<Double> shed = new ArrayList<>();
     final List<Long> lags = new ArrayList<>();

@@ -42,13 +42,13 @@ class StrategiesTest {
   void codelOnlySwitchesOffTheRejectorAndTheScorecardsOnly() {
     final EngineConfig base = EngineConfigSource.demoDefaults();
     final EngineConfig c = CodelOnlyConfig.of(base);
-    assertThat(c.kp() + c.ki() + c.kd()).isZero();
+    assertThat(c.pidKp() + c.pidKi() + c.pidKd()).isZero();
     assertThat(c.clientClasses()).isEmpty();
     assertThat(c.defaultClientClass().share()).isEqualTo(100.0);
     assertThat(c.defaultClientClass().floor()).isEqualTo(CodelOnlyConfig.NO_CAP);
-    assertThat(c.defaultClientClass().highestTier()).isEqualTo(io.spillway.admission.Tier.T0);
-    assertThat(c.maxLimit()).isEqualTo(base.maxLimit());
-    assertThat(c.tickPeriod()).isEqualTo(base.tickPeriod());
+    assertThat(c.defaultClientClass().maxTier()).isEqualTo(io.spillway.admission.Tier.T0);
+    assertThat(c.limitMax()).isEqualTo(base.limitMax());
+    assertThat(c.pidTick()).isEqualTo(base.pidTick());
     assertThat(Strategies.engineConfig(StrategyKind.SPILLWAY, base)).isSameAs(base);
   }
 
