@@ -178,7 +178,11 @@ chaos_post() {
   log "chaos n$1 $2 $3: $r"
 }
 
-# heap_sampler: samples every live node's used heap (jstat) every second into heap.csv (t,node,used_kb).
+# heap_sampler: samples every live node's retained heap (jstat) every second into heap.csv (t,node,used_kb): the
+# survivor spaces and the old generation, i.e. what outlived a young collection. Eden is left out: it holds the
+# garbage of the last moments until the next young collection, and the JVM grows it with the allocation rate, so
+# counting it measured the GC's sizing (a retry storm grew one node's Eden to ~100 MB) rather than what the node
+# keeps (pending requests, queues, caches), which is what a bounded heap is about.
 heap_sampler_start() {
   (
     while true; do
@@ -186,7 +190,7 @@ heap_sampler_start() {
         local pid="${NODE_PID[$i]:-}"
         [[ -n "$pid" ]] || continue
         jstat -gc "$pid" 2>/dev/null | awk -v t="$(date +%s)" -v n="n$i" \
-          'NR==2 { printf "%s,%s,%.0f\n", t, n, $3+$4+$6+$8 }' >>"$OUT/heap.csv"
+          'NR==2 { printf "%s,%s,%.0f\n", t, n, $3+$4+$8 }' >>"$OUT/heap.csv"
       done
       sleep 1
     done

@@ -41,17 +41,8 @@ final class ClusterCommand implements Callable<Integer> {
     final DemoCluster cluster = new DemoCluster(configs, engine.initial(), registry, strategy);
     final AdminHttpServer admin = node.admin(registry, cluster::nodes,
         () -> StorageNodeMain.describe(configs, engine), () -> EngineConfigSource.yaml(cluster.engineConfig()));
-    final CountDownLatch stopped = new CountDownLatch(1);
-    final CpuHog hog = CpuHog.start(hogThreads);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      hog.close();
-      engine.close();
-      if (admin != null) {
-        admin.close();
-      }
-      cluster.close(); // followers first, the node leading the most partitions last
-      stopped.countDown();
-    }, "shutdown"));
+    final CountDownLatch stopped = Shutdown.onShutdown(CpuHog.start(hogThreads), engine, admin,
+        () -> cluster.close()); // followers first, the node leading the most partitions last
     cluster.start();
     engine.watch(cluster::reconfigure);
     for (StorageNode n : cluster.nodes()) {

@@ -51,17 +51,8 @@ final class NodeCommand implements Callable<Integer> {
     final AdminHttpServer admin = node.admin(registry, () -> List.of(storageNode),
         () -> StorageNodeMain.describe(List.of(config), engine),
         () -> EngineConfigSource.yaml(storageNode.admission().engine().config()));
-    final CountDownLatch stopped = new CountDownLatch(1);
-    final CpuHog hog = CpuHog.start(hogThreads);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      hog.close();
-      engine.close();
-      if (admin != null) {
-        admin.close();
-      }
-      storageNode.close(Duration.ofSeconds(3)); // hand leaderships to caught-up followers first
-      stopped.countDown();
-    }, "shutdown"));
+    final CountDownLatch stopped = Shutdown.onShutdown(CpuHog.start(hogThreads), engine, admin,
+        () -> storageNode.close(Duration.ofSeconds(3))); // hand leaderships to caught-up followers first
     storageNode.start();
     engine.watch(storageNode.admission()::reconfigure);
     if (admin != null) {
