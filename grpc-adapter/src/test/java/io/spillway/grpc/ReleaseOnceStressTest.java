@@ -76,12 +76,21 @@ class ReleaseOnceStressTest {
     } finally {
       timers.shutdownNow();
     }
-    engine.tick();
     long admitted = engine.stats().admitted(Tier.T3) + engine.stats().dispatched(Tier.T3);
-    long released = engine.stats().successes() + engine.stats().outcomes(Outcome.ERROR)
-        + engine.stats().outcomes(Outcome.DROPPED);
     assertThat(admitted).as("the warm-up call at least").isPositive();
-    assertThat(released).isEqualTo(admitted);
+    // A release gives its permit back before it records its latency, and successes are counted from the recorder
+    // by a tick: a release preempted between the two is already out of inflight but not yet a success. Tick until
+    // every release is counted; a lost or doubled release never matches and fails after 10 s.
+    EchoService.await("every release counted once", () -> {
+      engine.tick();
+      return released(engine) == admitted;
+    });
+    assertThat(released(engine)).isEqualTo(admitted);
     assertThat(engine.clients().handles()).allSatisfy(c -> assertThat(c.outstandingRequests()).isZero());
+  }
+
+  private static long released(AdmissionEngine engine) {
+    return engine.stats().successes() + engine.stats().outcomes(Outcome.ERROR)
+        + engine.stats().outcomes(Outcome.DROPPED);
   }
 }
