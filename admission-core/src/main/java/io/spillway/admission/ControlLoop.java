@@ -324,6 +324,8 @@ final class ControlLoop {
     limiter.setReserve(reserve.update(criticalArrivals, criticalRefused - lastCriticalRefused, dt, holdNanos));
     lastCriticalRefused = criticalRefused;
     distribution.roll();
+    long arrivedTiers = distribution.arrivedGroups(s.cohortsPerTier);
+    long waitingTiers = waiting == 0 ? 0L : dispatcher.waitingTiers();
     double maxRatio = 0;
     for (ScopeRejector r : set.rejectors()) {
       double m = r.readSignals(saturatedNow, dt);
@@ -336,7 +338,8 @@ final class ControlLoop {
       // Little's bound is about the node's own saturation; an embedder's signal above target (a backlog elsewhere)
       // is evidence the node's throughput cannot weigh.
       boolean bounded = r == set.all() && !(r.externalError() > 0);
-      r.update(holding ? 0.0 : m, distribution, s.firstSheddableLevel, bounded ? ceiling : 1.0);
+      r.update(holding ? 0.0 : m, distribution, s.firstSheddableLevel, bounded ? ceiling : 1.0, saturatedNow,
+          arrivedTiers, waitingTiers);
       maxRatio = Math.max(maxRatio, r.ratio());
     }
     s.cohortCache.advance(now);

@@ -35,6 +35,8 @@ public final class PriorityDistribution {
   private final int window;
   private final AtomicLongArray arrivals;
   private final double[] weights;
+  /** Whether each level had arrivals in the last roll. */
+  private final boolean[] arrivedAtLastRoll;
 
   /**
    * Creates an empty distribution.
@@ -53,6 +55,7 @@ public final class PriorityDistribution {
     this.window = window;
     this.arrivals = new AtomicLongArray(levels);
     this.weights = new double[levels];
+    this.arrivedAtLastRoll = new boolean[levels];
   }
 
   /**
@@ -90,7 +93,9 @@ public final class PriorityDistribution {
   public void roll() {
     double total = 0.0;
     for (int i = 0; i < levels; i++) {
-      weights[i] += arrivals.getAndSet(i, 0);
+      long arrived = arrivals.getAndSet(i, 0);
+      arrivedAtLastRoll[i] = arrived > 0;
+      weights[i] += arrived;
       total += weights[i];
     }
     if (total > window) {
@@ -158,6 +163,23 @@ public final class PriorityDistribution {
           : Math.max(firstSheddableLevel, tier * levelsPerTier);
     }
     return next;
+  }
+
+  /**
+   * The groups of {@code levelsPerGroup} consecutive levels (tiers) that had arrivals in the last {@link #roll}: bit
+   * g for levels {@code [g × levelsPerGroup, (g + 1) × levelsPerGroup)}, for the first 64 groups. Control thread.
+   */
+  public long arrivedGroups(int levelsPerGroup) {
+    if (levelsPerGroup < 1) {
+      throw new IllegalArgumentException("levelsPerGroup must be >= 1, was " + levelsPerGroup);
+    }
+    long groups = 0L;
+    for (int i = 0; i < levels && i / levelsPerGroup < 64; i++) {
+      if (arrivedAtLastRoll[i]) {
+        groups |= 1L << (i / levelsPerGroup);
+      }
+    }
+    return groups;
   }
 
   /**

@@ -190,4 +190,17 @@ class PriorityDistributionTest {
       assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
     }
   }
+
+  @Test
+  void arrivedGroupsNameTheTiersWithArrivalsSinceTheLastRollOnly() {
+    PriorityDistribution d = new PriorityDistribution(12, 1000);
+    d.record(1);
+    d.record(9, 3);
+    d.roll();
+    org.assertj.core.api.Assertions.assertThat(d.arrivedGroups(2)).isEqualTo((1L << 0) | (1L << 4));
+    d.record(11);
+    d.roll();
+    org.assertj.core.api.Assertions.assertThat(d.arrivedGroups(2)).as("the window remembers; the mask does not")
+        .isEqualTo(1L << 5);
+  }
 }

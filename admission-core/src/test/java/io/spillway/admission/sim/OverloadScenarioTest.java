@@ -19,8 +19,14 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Open-loop load against a node of capacity C, in virtual time: below capacity nothing is rejected; under 3× and 6×
  * overload, for every seed of the sweep, the node keeps serving at least 0.9 × C, sheds tiers strictly from T5 down
  * (checked per tick window), keeps T0 + T1 (0.36 and 0.72 × C of demand) at ≥ 99.9 % success, rejects the excess
- * at the door rather than after a wait in a queue (≤ 5 % of the offered requests are dropped from a queue), and
+ * at the door rather than after a wait in a queue (≤ 10 % of the offered requests are dropped from a queue), and
  * keeps each op type's p90 service time within twice its latency target.
+ *
+ * <p>The queue-drop bound was 5 % until the tier dwell ({@code TierOrderGuard}): a cut that may cross a tier
+ * boundary only after a second at it lets the excess of that second into the queues, where CoDel drops it. Over
+ * the sweep the drops went from 1.2–3.1 % to 4.1–9.4 % (6 × overload the most) while goodput, T0 + T1 and the
+ * tier order held; that is the price of a node never shedding a tier in the same second as it serves a less
+ * important one. The rejector-off twin still drops ~69 %.
  *
  * <p>Ablation twins: the same scenario with one part switched off must miss a threshold that part defends.
  * Rejector off (kp = ki = 0): the tier-banded queues alone still keep T0 + T1 and the goodput (they did so in the
@@ -38,6 +44,7 @@ class OverloadScenarioTest {
   /** A start far above the optimum (K = 8 workers plus a small queue): the tuner must bring it down. */
   private static final int OVERSIZED_LIMIT = 64;
   private static final Sweep SWEEP = new Sweep("Overload scenario sweep");
+  private static final double QUEUE_DROP_BOUND = 0.10;
 
   static Stream<Arguments> overloadSweep() {
     return Seeds.cross(Seeds.SWEEP, 3.0, 6.0);
@@ -89,7 +96,7 @@ class OverloadScenarioTest {
   void twinWithoutTheRejectorQueuesTheExcessAndDropsItLate(double multiple, long seed) {
     Simulation sim = run(StandardNode.config().pidKp(0).pidKi(0), multiple, seed);
     Sweep.Case c = SWEEP.start(multiple + "x, rejector off (twin)", seed);
-    c.missesAtMost("queue drops/offered", queueDropShare(sim), 0.05);
+    c.missesAtMost("queue drops/offered", queueDropShare(sim), QUEUE_DROP_BOUND);
     figures(sim, c).verify();
   }
 
@@ -118,11 +125,12 @@ class OverloadScenarioTest {
     assertThat(critical * 1.0 / (END * 1e-9)).as("T0+T1 demand below 0.8 C").isLessThan(0.8 * CAPACITY);
     TierOrder order = tierOrder(sim);
     assertThat(order.checked).as("windows where a tier was shed").isPositive();
+    c.atMost("seconds out of tier order", secondsOutOfTierOrder(sim), 0);
     c.atLeast("goodput/C", sim.goodputPerSecond(SETTLED, END) / CAPACITY, 0.90)
         .atLeast("T0+T1 success", (double) criticalOk / critical, 0.999)
         .atMost("T0 shed", sim.count(Reason.SHED_TIER.ordinal(), 0, END, null, Tier.T0, Tier.T0), 0)
         .atMost("worst lower-tier pass", order.worstPass, 0.05)
-        .atMost("queue drops/offered", queueDropShare(sim), 0.05)
+        .atMost("queue drops/offered", queueDropShare(sim), QUEUE_DROP_BOUND)
         .atMost("worst p90/target", worstP90OverTarget(sim), 2.0);
     return figures(sim, c);
   }
@@ -161,6 +169,39 @@ class OverloadScenarioTest {
 
   private static double mean(java.util.List<Integer> values) {
     return values.stream().mapToInt(Integer::intValue).average().orElse(Double.NaN);
+  }
+
+  /**
+   * The one-second spans (sliding by a tick) in which the rejector shed a request of some tier k with
+   * {@code SHED_TIER} and let a request of a less important tier past it (CLIENT_LIMIT aside), across op types: the
+   * per-node, per-second tier order of issue #10. Requests count in the tick they arrived in.
+   */
+  static int secondsOutOfTierOrder(Simulation sim) {
+    int perSecond = (int) (SECOND / sim.tickNanos());
+    int out = 0;
+    for (int start = 0; start + perSecond <= sim.windowCount(); start++) {
+      int mostImportantShed = Tier.count();
+      int leastImportantPassed = -1;
+      for (int w = start; w < start + perSecond; w++) {
+        for (OpType op : OpType.values()) {
+          for (Tier tier : Tier.values()) {
+            long shed = sim.count(w, op, tier, Reason.SHED_TIER.ordinal());
+            long passed = sim.count(w, op, tier, Simulation.OFFERED) - shed
+                - sim.count(w, op, tier, Reason.CLIENT_LIMIT.ordinal());
+            if (shed > 0) {
+              mostImportantShed = Math.min(mostImportantShed, tier.ordinal());
+            }
+            if (passed > 0) {
+              leastImportantPassed = Math.max(leastImportantPassed, tier.ordinal());
+            }
+          }
+        }
+      }
+      if (leastImportantPassed > mostImportantShed) {
+        out++;
+      }
+    }
+    return out;
   }
 
   /** Tier-order evidence: windows checked, and the largest share of a lower tier let past while a higher was shed. */
