@@ -2,6 +2,7 @@ package io.spillway.admission;
 
 import io.spillway.admission.AdmissionCounters.Kind;
 import io.spillway.admission.event.AdmissionListeners;
+import io.spillway.admission.path.EngineParams;
 import java.util.concurrent.Executor;
 
 /**
@@ -37,7 +38,7 @@ final class AdmissionPath {
   /** The control loop's latest decisions; written by {@link #publish} only. */
   private volatile Policy policy;
 
-  AdmissionPath(EngineConfig config, Ticker ticker, ClientRegistry clients, Telemetry telemetry) {
+  AdmissionPath(EngineParams config, Ticker ticker, ClientRegistry clients, Telemetry telemetry) {
     this.ticker = ticker;
     this.clients = clients;
     this.telemetry = telemetry;

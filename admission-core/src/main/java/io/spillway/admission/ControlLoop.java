@@ -9,6 +9,7 @@ import io.spillway.admission.control.LatencyBaseline;
 import io.spillway.admission.control.LatencySample;
 import io.spillway.admission.control.PriorityDistribution;
 import io.spillway.admission.control.VegasLimitTuner;
+import io.spillway.admission.path.EngineParams;
 import io.spillway.pid.Action;
 import io.spillway.pid.PidConfig;
 import java.time.Duration;
@@ -139,7 +140,7 @@ final class ControlLoop {
    */
   ControlLoop(Settings settings, Ticker ticker, Telemetry telemetry, InflightLimiter limiter, Dispatcher dispatcher,
       ClientRegistry registry, EngineEvents events, Consumer<Policy> publisher) {
-    EngineConfig config = settings.config;
+    EngineParams config = settings.config;
     this.settings = settings;
     this.telemetry = telemetry;
     this.limiter = limiter;
@@ -200,7 +201,7 @@ final class ControlLoop {
   void tick() {
     long now = ticker.read();
     Settings s = settings;
-    EngineConfig c = s.config;
+    EngineParams c = s.config;
     double dt = lastTickNanos == Long.MIN_VALUE ? c.pidTickNanos * 1e-9
         : Math.max(1e-6, (now - lastTickNanos) * 1e-9);
     lastTickNanos = now;
@@ -412,7 +413,7 @@ final class ControlLoop {
    * Runs the Vegas tuner once per {@link TuningPeriod}, on the latency measured since its previous step: the worst
    * op type's p90 over its target, with the op type's measured no-load ratio (baseline / target) as the anchor.
    */
-  private int tuneLimit(EngineConfig c, long errors, long finished, int peak, boolean saturatedTick, double dt,
+  private int tuneLimit(EngineParams c, long errors, long finished, int peak, boolean saturatedTick, double dt,
       long now) {
     period.add(latency, peak, saturatedTick, errors, finished, dt);
     int every = (int) Math.max(1, Math.round((double) c.tunerPeriodNanos / c.pidTickNanos));
@@ -457,8 +458,8 @@ final class ControlLoop {
   }
 
   /** Applies a new configuration and publishes it (the engine holds the control lock). */
-  void reconfigure(EngineConfig next) {
-    EngineConfig previous = settings.config;
+  void reconfigure(EngineParams next) {
+    EngineParams previous = settings.config;
     settings = new Settings(next, ticker.read());
     boolean levelsChanged = previous.levels() != next.levels()
         || previous.tiersPriorityWindow != next.tiersPriorityWindow;
@@ -525,20 +526,20 @@ final class ControlLoop {
     return all;
   }
 
-  private void rebuildRejectors(EngineConfig c) {
+  private void rebuildRejectors(EngineParams c) {
     PidConfig pid = pidConfig(c);
     int levels = c.levels();
     rejectors = RejectorSet.build(allSignals(), rejectors, scope -> new ScopeRejector(scope,
         scope.clientId() == null ? null : registry.register(scope.clientId()), pid, ticker, levels));
   }
 
-  static PidConfig pidConfig(EngineConfig c) {
+  static PidConfig pidConfig(EngineParams c) {
     return PidConfig.builder().kp(c.pidKp).ki(c.pidKi).kd(c.pidKd).outputMin(0.0).outputMax(c.pidMaxRejectionRatio)
         .action(Action.REVERSE).maxDt(Duration.ofNanos(4 * c.pidTickNanos)).build();
   }
 
   /** The op type's latency target: the configured one, or the learned one (NaN before any unsaturated sample). */
-  private double latencyTargetNanos(EngineConfig c, int op) {
+  private double latencyTargetNanos(EngineParams c, int op) {
     long configured = c.queuesLatencyTargetNanos[op];
     return configured > 0 ? configured : LEARNED_TARGET_MULTIPLE * baselines[op].nanos();
   }

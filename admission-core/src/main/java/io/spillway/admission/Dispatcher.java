@@ -1,5 +1,6 @@
 package io.spillway.admission;
 
+import io.spillway.admission.path.EngineParams;
 import io.spillway.codel.CodelConfig;
 import io.spillway.codel.DropReason;
 import io.spillway.codel.MpscCodelQueue;
@@ -69,7 +70,7 @@ final class Dispatcher implements DeficitRoundRobin.Lanes<QueuedRequest> {
   /** {@link EngineConfig#lastCriticalTier()}; written on reconfiguration, read by the drain owner. */
   private volatile int lastCriticalTier;
 
-  Dispatcher(EngineConfig config, Ticker ticker, Sink sink) {
+  Dispatcher(EngineParams config, Ticker ticker, Sink sink) {
     this.sink = sink;
     this.queues = new MpscCodelQueue[OpType.count()][TIERS];
     this.lastCriticalTier = config.lastCriticalTier();
@@ -82,7 +83,7 @@ final class Dispatcher implements DeficitRoundRobin.Lanes<QueuedRequest> {
     this.drr = new DeficitRoundRobin(config.queuesDispatchWeight);
   }
 
-  static CodelConfig codelConfig(EngineConfig config, OpType op, long queueTimeoutNanos) {
+  static CodelConfig codelConfig(EngineParams config, OpType op, long queueTimeoutNanos) {
     int i = op.ordinal();
     return CodelConfig.builder()
         .target(java.time.Duration.ofNanos(config.queuesTargetNanos[i]))

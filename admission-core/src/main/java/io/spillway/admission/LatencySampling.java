@@ -3,6 +3,7 @@ package io.spillway.admission;
 import io.spillway.admission.control.LatencyRecorder;
 import io.spillway.admission.control.LatencySample;
 import io.spillway.admission.control.PercentileSmoother;
+import io.spillway.admission.path.EngineParams;
 
 /**
  * The control tick's latency step, per op type: sample the op type's {@link LatencyRecorder}, smooth its p90
@@ -41,7 +42,7 @@ final class LatencySampling {
   private long completions;
   private double weightedServiceNanos;
 
-  LatencySampling(EngineConfig config) {
+  LatencySampling(EngineParams config) {
     smoothers = smoothers(config);
     java.util.Arrays.fill(smoothedP90, Double.NaN);
     java.util.Arrays.fill(shares, 1.0 / OPS);
@@ -85,7 +86,7 @@ final class LatencySampling {
   }
 
   /** Keeps the smoothers unless their parameters changed (control thread). */
-  void reconfigure(EngineConfig previous, EngineConfig next) {
+  void reconfigure(EngineParams previous, EngineParams next) {
     if (previous.tunerLatencySmoothing != next.tunerLatencySmoothing
         || previous.tunerLatencyMinSamples != next.tunerLatencyMinSamples
         || previous.pidTickNanos != next.pidTickNanos) {
@@ -148,7 +149,7 @@ final class LatencySampling {
     return result;
   }
 
-  private PercentileSmoother[] smoothers(EngineConfig c) {
+  private PercentileSmoother[] smoothers(EngineParams c) {
     windowTicks = (int) Math.max(1, Math.min(Integer.MAX_VALUE / 2, WINDOW_NANOS / c.pidTickNanos));
     PercentileSmoother[] result = new PercentileSmoother[OPS];
     for (int i = 0; i < result.length; i++) {

@@ -1,5 +1,6 @@
 package io.spillway.admission;
 
+import io.spillway.admission.path.EngineParams;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -52,7 +53,7 @@ final class Policy {
 
   /** The policy of an engine before its first tick: nothing shed, the configured initial service times. */
   static Policy initial(Settings settings) {
-    EngineConfig c = settings.config;
+    EngineParams c = settings.config;
     return new Policy(settings, new ScopeFilter[0], new int[0], 0L, c.pidTickNanos,
         c.queuesInitialServiceTimeNanos.clone(), TickReport.initial(c));
   }

@@ -1,5 +1,6 @@
 package io.spillway.admission;
 
+import io.spillway.admission.path.EngineParams;
 import io.spillway.codel.CodelConfig;
 import java.time.Duration;
 
@@ -37,18 +38,18 @@ final class QueueTuning {
   private final Dispatcher dispatcher;
   private final CodelConfig[] applied = new CodelConfig[OpType.count()];
 
-  QueueTuning(EngineConfig config, Dispatcher dispatcher, LatencySampling latency, ServiceTimes services) {
+  QueueTuning(EngineParams config, Dispatcher dispatcher, LatencySampling latency, ServiceTimes services) {
     this.dispatcher = dispatcher;
     adapt(config, latency, services, true);
   }
 
   /** One tick: re-fits the queues whose fitted values moved by more than a tenth. */
-  void adapt(EngineConfig config, LatencySampling latency, ServiceTimes services) {
+  void adapt(EngineParams config, LatencySampling latency, ServiceTimes services) {
     adapt(config, latency, services, false);
   }
 
   /** After a reconfiguration: applies the fitted values of the new configuration at once. */
-  void reconfigure(EngineConfig config, LatencySampling latency, ServiceTimes services) {
+  void reconfigure(EngineParams config, LatencySampling latency, ServiceTimes services) {
     adapt(config, latency, services, true);
   }
 
@@ -57,7 +58,7 @@ final class QueueTuning {
     return applied[op.ordinal()].queueTimeoutNanos();
   }
 
-  private void adapt(EngineConfig c, LatencySampling latency, ServiceTimes services, boolean force) {
+  private void adapt(EngineParams c, LatencySampling latency, ServiceTimes services, boolean force) {
     for (OpType op : OpType.values()) {
       CodelConfig fitted = fit(c, op, latency, services);
       CodelConfig current = applied[op.ordinal()];
@@ -70,7 +71,7 @@ final class QueueTuning {
     }
   }
 
-  private static CodelConfig fit(EngineConfig c, OpType op, LatencySampling latency, ServiceTimes services) {
+  private static CodelConfig fit(EngineParams c, OpType op, LatencySampling latency, ServiceTimes services) {
     int i = op.ordinal();
     double multiple = c.tunerQueueTimeoutP90Multiple;
     if (multiple <= 0) {

@@ -1,5 +1,6 @@
 package io.spillway.admission;
 
+import io.spillway.admission.path.EngineParams;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -29,7 +30,7 @@ final class ServiceTimes {
 
   private final long[] nanos = new long[OpType.count()];
 
-  ServiceTimes(EngineConfig config) {
+  ServiceTimes(EngineParams config) {
     for (OpType op : OpType.values()) {
       nanos[op.ordinal()] = config.queuesInitialServiceTimeNanos[op.ordinal()];
     }

@@ -2,6 +2,7 @@ package io.spillway.admission;
 
 import io.spillway.admission.control.Cohorts;
 import io.spillway.admission.control.RetryAfter;
+import io.spillway.admission.path.EngineParams;
 
 /**
  * The configuration-derived values the fast path reads, built once per configuration and carried by every
@@ -10,7 +11,7 @@ import io.spillway.admission.control.RetryAfter;
  */
 final class Settings {
 
-  final EngineConfig config;
+  final EngineParams config;
   final CohortCache cohortCache;
   final int cohortsPerTier;
   final int firstSheddableLevel;
@@ -19,7 +20,7 @@ final class Settings {
   final boolean dryRun;
   final RetryAfter retryAfter;
 
-  Settings(EngineConfig config, long nowNanos) {
+  Settings(EngineParams config, long nowNanos) {
     this.config = config;
     this.cohortsPerTier = config.tiersCohorts;
     this.cohortCache = new CohortCache(new Cohorts(config.tiersCohorts, config.tiersCohortEpochNanos), nowNanos);

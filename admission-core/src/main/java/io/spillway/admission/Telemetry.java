@@ -1,6 +1,7 @@
 package io.spillway.admission;
 
 import io.spillway.admission.control.LatencyRecorder;
+import io.spillway.admission.path.EngineParams;
 
 /**
  * What request threads write and the control loop reads: the one hand-off from the request path to the loop.
@@ -26,7 +27,7 @@ final class Telemetry {
   private final LatencyRecorder[] latency = new LatencyRecorder[OpType.count()];
   private final LatencyRecorder queueWait = new LatencyRecorder(LATENCY_CEILING_NANOS);
 
-  Telemetry(EngineConfig config) {
+  Telemetry(EngineParams config) {
     this.serviceTimes = new ServiceTimes(config);
     for (int i = 0; i < latency.length; i++) {
       latency[i] = new LatencyRecorder(LATENCY_CEILING_NANOS);

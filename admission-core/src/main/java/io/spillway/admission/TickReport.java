@@ -2,6 +2,7 @@ package io.spillway.admission;
 
 import io.spillway.admission.EngineStats.ScopeView;
 import io.spillway.admission.EngineStats.SignalView;
+import io.spillway.admission.path.EngineParams;
 import java.util.Arrays;
 import java.util.List;
 
@@ -58,7 +59,7 @@ final class TickReport {
   }
 
   /** Before the first tick: nothing measured. */
-  static TickReport initial(EngineConfig c) {
+  static TickReport initial(EngineParams c) {
     int ops = OpType.count();
     double[] unknown = new double[ops];
     Arrays.fill(unknown, Double.NaN);
