@@ -1,7 +1,12 @@
 package io.spillway.admission;
 
 import io.spillway.admission.event.AdmissionListeners;
+import io.spillway.admission.loop.ControlLoop;
+import io.spillway.admission.path.AdmissionPath;
 import io.spillway.admission.path.EngineParams;
+import io.spillway.admission.path.Scorecard;
+import io.spillway.admission.path.Telemetry;
+import io.spillway.admission.queue.Dispatcher;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;

@@ -3,6 +3,12 @@ package io.spillway.admission;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.spillway.admission.control.PriorityDistribution;
+import io.spillway.admission.loop.Policy;
+import io.spillway.admission.loop.RejectorSet;
+import io.spillway.admission.loop.ScopeRejector;
+import io.spillway.admission.loop.Settings;
+import io.spillway.admission.loop.TickReport;
+import io.spillway.admission.path.ClassCaps;
 import io.spillway.admission.path.EngineParams;
 import io.spillway.pid.PidConfig;
 import java.util.List;
