@@ -1,6 +1,12 @@
 package io.spillway.admission;
 
 import io.spillway.admission.event.AdmissionListeners;
+import io.spillway.admission.loop.ControlLoop;
+import io.spillway.admission.path.AdmissionPath;
+import io.spillway.admission.path.EngineParams;
+import io.spillway.admission.path.Scorecard;
+import io.spillway.admission.path.Telemetry;
+import io.spillway.admission.queue.Dispatcher;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -41,7 +47,8 @@ public final class AdmissionEngine {
   private final EngineStats stats;
   private final ReentrantLock controlLock = new ReentrantLock();
 
-  private AdmissionEngine(EngineConfig config, Ticker ticker) {
+  private AdmissionEngine(EngineConfig engineConfig, Ticker ticker) {
+    EngineParams config = EngineParams.of(engineConfig);
     this.clients = new ClientRegistry(config.clientClasses, config.defaultClientClass, config.limitInitial,
         Scorecard.units(config.queuesInitialServiceTimeNanos[0]));
     Telemetry telemetry = new Telemetry(config);
@@ -258,7 +265,7 @@ public final class AdmissionEngine {
       throw new IllegalArgumentException("limitMax must be <= " + ceiling
           + " (half the permit table, sized at start) to reconfigure without a restart, was " + next.limitMax);
     }
-    underControlLock(() -> loop.reconfigure(next));
+    underControlLock(() -> loop.reconfigure(EngineParams.of(next)));
   }
 
   /** Runs a change to the control loop between two ticks, waiting at most 5 s for a tick in progress. */
@@ -282,7 +289,7 @@ public final class AdmissionEngine {
 
   /** The configuration in force. */
   public EngineConfig config() {
-    return path.policy().settings.config;
+    return path.policy().settings.config.config();
   }
 
   /** The read-only stats view. */

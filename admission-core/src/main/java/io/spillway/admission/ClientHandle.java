@@ -1,5 +1,8 @@
 package io.spillway.admission;
 
+import io.spillway.admission.path.ClassCaps;
+import io.spillway.admission.path.CohortCache;
+import io.spillway.admission.path.Scorecard;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,7 @@
 package io.spillway.admission;
 
+import io.spillway.admission.path.ClassCaps;
+import io.spillway.admission.path.PermitTable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;

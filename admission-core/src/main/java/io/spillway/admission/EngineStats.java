@@ -1,6 +1,10 @@
 package io.spillway.admission;
 
-import io.spillway.admission.AdmissionCounters.Kind;
+import io.spillway.admission.loop.TickReport;
+import io.spillway.admission.path.AdmissionCounters.Kind;
+import io.spillway.admission.path.AdmissionPath;
+import io.spillway.admission.path.Telemetry;
+import io.spillway.admission.queue.Dispatcher;
 import io.spillway.codel.QueueStats;
 import java.util.List;
 

@@ -1,5 +1,7 @@
 package io.spillway.admission;
 
+import io.spillway.admission.path.AdmissionPath;
+import io.spillway.admission.path.PermitTable;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 

@@ -2,6 +2,7 @@ package io.spillway.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.spillway.admission.path.Scorecard;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

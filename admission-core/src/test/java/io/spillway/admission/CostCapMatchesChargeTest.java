@@ -2,6 +2,8 @@ package io.spillway.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.spillway.admission.path.Scorecard;
+import io.spillway.admission.path.ServiceTimes;
 import io.spillway.testkit.VirtualClock;
 import org.junit.jupiter.api.Test;
 

@@ -2,6 +2,7 @@ package io.spillway.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.spillway.admission.path.InflightLimiter;
 import io.spillway.testkit.VirtualClock;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,6 +3,13 @@ package io.spillway.admission;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.spillway.admission.control.PriorityDistribution;
+import io.spillway.admission.loop.Policy;
+import io.spillway.admission.loop.RejectorSet;
+import io.spillway.admission.loop.ScopeRejector;
+import io.spillway.admission.loop.Settings;
+import io.spillway.admission.loop.TickReport;
+import io.spillway.admission.path.ClassCaps;
+import io.spillway.admission.path.EngineParams;
 import io.spillway.pid.PidConfig;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -41,8 +48,8 @@ class SignalScopeTest {
     assertThat(lag.ratio()).isPositive();
     int cut = lag.cut();
     assertThat(cut).isBetween(2, 11);
-    Policy policy = new Policy(new Settings(EngineConfig.defaults(), 0L), set.filters(), set.cuts(), 0L, 0L,
-        new long[OpType.count()], TickReport.initial(EngineConfig.defaults()));
+    Policy policy = new Policy(new Settings(EngineParams.of(EngineConfig.defaults()), 0L), set.filters(), set.cuts(), 0L, 0L,
+        new long[OpType.count()], TickReport.initial(EngineParams.of(EngineConfig.defaults())));
     assertThat(policy.sheds(11, OpType.WRITE, 7, a)).isTrue();
     assertThat(policy.sheds(11, OpType.WRITE, 3, a)).as("other partition").isFalse();
     assertThat(policy.sheds(11, OpType.READ, 7, a)).as("reads").isFalse();

@@ -58,6 +58,18 @@ class ModuleBoundaryTest {
     assertThat(out).contains("package io.spillway.admission.control is not visible");
   }
 
+  @Test
+  void aConsumerModuleCannotReachTheRequestPathQueuesOrLoop(@TempDir Path dir) throws Exception {
+    String out = compileConsumer(dir, """
+        import io.spillway.admission.path.AdmissionPath;
+        import io.spillway.admission.queue.Dispatcher;
+        import io.spillway.admission.loop.ControlLoop;
+        class Consumer { AdmissionPath path; Dispatcher dispatcher; ControlLoop loop; }
+        """);
+    assertThat(out).contains("package io.spillway.admission.path is not visible",
+        "package io.spillway.admission.queue is not visible", "package io.spillway.admission.loop is not visible");
+  }
+
   private static ModuleDescriptor descriptor() throws IOException, URISyntaxException {
     try (InputStream in = Files.newInputStream(locationOf(AdmissionEngine.class).resolve("module-info.class"))) {
       return ModuleDescriptor.read(in);

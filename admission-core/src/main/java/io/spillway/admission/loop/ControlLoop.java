@@ -1,0 +1,567 @@
+package io.spillway.admission.loop;
+
+import io.spillway.admission.ClientRegistry;
+import io.spillway.admission.EngineStats.ScopeView;
+import io.spillway.admission.EngineStats.SignalView;
+import io.spillway.admission.OpSet;
+import io.spillway.admission.OpType;
+import io.spillway.admission.Outcome;
+import io.spillway.admission.Reason;
+import io.spillway.admission.Signal;
+import io.spillway.admission.SignalScope;
+import io.spillway.admission.Ticker;
+import io.spillway.admission.Tier;
+import io.spillway.admission.control.BaselineProbe;
+import io.spillway.admission.control.CriticalReserve;
+import io.spillway.admission.control.LatencyBaseline;
+import io.spillway.admission.control.LatencySample;
+import io.spillway.admission.control.PriorityDistribution;
+import io.spillway.admission.control.VegasLimitTuner;
+import io.spillway.admission.path.AdmissionCounters;
+import io.spillway.admission.path.AdmissionCounters.Kind;
+import io.spillway.admission.path.ApiAccess;
+import io.spillway.admission.path.EngineParams;
+import io.spillway.admission.path.InflightLimiter;
+import io.spillway.admission.path.LatencySampling;
+import io.spillway.admission.path.Scorecard;
+import io.spillway.admission.path.Telemetry;
+import io.spillway.admission.queue.Dispatcher;
+import io.spillway.admission.queue.QueueTuning;
+import io.spillway.pid.Action;
+import io.spillway.pid.PidConfig;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The control loops, one {@link #tick()} per period on one thread (docs/admission-core.md, "The loops"). Data flows one way: the tick
+ * reads what request threads reported in the {@link Telemetry}, and publishes its decisions as one immutable
+ * {@link Policy} (with a {@link TickReport} of what it measured, for the stats view); it never reads or writes the
+ * request path's own state. It also sets the limit in the {@link InflightLimiter} (see {@link Policy} for why the
+ * limit lives there), the client classes' caps and the queues' CoDel parameters, each of which is its own
+ * thread-safe structure.
+ * <ol>
+ *   <li>sample the latency recorders, smooth the p90 per op type (median-of-three + EWMA, Cinnamon);</li>
+ *   <li>limit tuner: worst p90/target ratio, error rate, peak inflight and throughput into the Vegas tuner; the new
+ *       limit goes to the hard cap and to the client classes' caps;</li>
+ *   <li>fit each op type's queue (CoDel target, interval, timeout) to its service time ({@link QueueTuning});</li>
+ *   <li>signals: built-in p90 latency (scope: the op type), error rate and queue delay (scope ALL), plus the
+ *       embedder's; per scope the largest normalised error, and for ALL also Cinnamon's queue balance
+ *       {@code in − out − free} (in: requests past the rejector, out: requests started, free: slots unused this tick
+ *       as the requests they could have started); each scope's PID sets its ratio, the rolled priority
+ *       distribution turns it into a cut;</li>
+ *   <li>refresh the retry-after bases and ask the dispatcher to drop expired requests, so they fail fast even when
+ *       no permit frees.</li>
+ * </ol>
+ * Normalisation of the queue balance: Cinnamon divides by {@code out}. We divide by the requests that reached
+ * the rejector this tick, so the error reads directly as the extra fraction of traffic to reject, in the unit of
+ * the ratio itself. With {@code /out} the loop gain grows with the overload factor (d error / d ratio = offered /
+ * out, 6 at 6× capacity): in simulation the ratio then jittered by ±0.05 per tick and crossed tier boundaries
+ * (T1 shed at 6× while its demand was 0.72 × capacity); with this normalisation the same gains converge at any
+ * overload.
+ *
+ * <p>Saturation (docs/control-under-contention.md, "shed only for what shedding can fix"): a tick is saturated when some request found
+ * every permit taken — it was queued, or refused at the limit, or requests are still waiting — or every permit is
+ * in use as the tick runs. Neither a peak that touched the limit for a moment nor high latency is enough: a node whose permits are idle most of the time, with
+ * nothing waiting, is not overloaded. Symptom signals (latency, error rate: {@link Signal#requiresSaturation()})
+ * count only in a saturated tick, and so does Cinnamon's balance (with an empty queue it reads zero and would hold
+ * whatever ratio it had); the tuner lowers the limit only in a tuning period that saw one. In an unsaturated tick
+ * every scope's measurement is at most minus the fraction of idle permits (the inflight count sampled each tick,
+ * averaged over about three ticks): a node that is nearly idle decays its ratios at the PID's full rate (about 0.7 s
+ * from 1 to 0), one that is nearly full only gently, so a ratio that sheds a little too much on a small, bursty node
+ * eases off instead of collapsing. Backlog signals (queue delay, follower lag) are evidence by themselves. A node whose latency rose without load — a noisy neighbour, a slow disk, a read proxied
+ * to another node — keeps every permit it has and sheds nothing.
+ *
+ * <p>Latency targets are learned unless configured: each op type's {@link LatencyBaseline} keeps the lowest p90
+ * of the work served at low inflight (within {@code limit.min}, nothing waiting; or pinned there by a
+ * {@link BaselineProbe} when the node is never quiet on its own) over
+ * {@link #BASELINE_WINDOW_SECONDS}, and the op type's target is
+ * {@link #LEARNED_TARGET_MULTIPLE} × that baseline (half of a request's time may be spent queueing before the tuner
+ * calls it too much). The latency signal sheds at {@code shed-factor} × the target, as with a configured one.
+ *
+ * <p>Tick period (default 100 ms): Cinnamon does not publish one. It is short against the CoDel interval and the
+ * queue timeouts (100 ms) so the ratio moves within a few timeouts of an overload, and long enough that at the
+ * node's rate each tick sees dozens of completions; the p90 pools ticks until 250 samples, so latency decisions are
+ * not noisier for it. With Ki = 1.4/s a full unit of error moves the ratio by 0.14 per tick.
+ */
+public final class ControlLoop {
+
+  /** A baseline probe pins the limit to the tuned limit over this, at least limit.min. */
+  static final int PROBE_LIMIT_DIVISOR = 8;
+  private static final ApiAccess API = ApiAccess.get();
+  /** The most ticks the ratios hold after a probe while the queue it built drains. */
+  static final int POST_PROBE_SETTLE_TICKS = 10;
+  /** The ALL scope admits at least this fraction of what the node completes at its limit (Little's law). */
+  static final double CEILING_ADMIT = 0.9;
+  /** EWMA weight of each tick's arrival rate in the ceiling's estimate (about 3 ticks). */
+  static final double CEILING_SMOOTHING = 0.3;
+  /** EWMA weight of each tick's inflight sample in the average that measures idle permits (about 3 ticks). */
+  static final double INFLIGHT_SMOOTHING = 0.3;
+  /** Seconds of unsaturated ticks a learned latency baseline spans. */
+  static final int BASELINE_WINDOW_SECONDS = 60;
+  /**
+   * Samples a low-load p90 of the baseline pools, or a second of contributing ticks, whichever first. Small on
+   * purpose: a node that starts under a ramp is at low inflight only for its first second or so, and a baseline
+   * from then spares it a probe while its limit is still the initial one (a lower value only makes the limit more
+   * careful; probes replace it later).
+   */
+  static final int BASELINE_MIN_SAMPLES = 20;
+  /** Ticks after which a thin baseline pool closes anyway. */
+  static final long BASELINE_MAX_POOL_NANOS = 1_000_000_000L;
+  /** A learned latency target is this multiple of the op type's no-load p90. */
+  static final double LEARNED_TARGET_MULTIPLE = 2.0;
+
+  private final Telemetry telemetry;
+  private final InflightLimiter limiter;
+  private final Dispatcher dispatcher;
+  private final ClientRegistry registry;
+  private final EngineEvents events;
+  private final Consumer<Policy> publisher;
+  private final Ticker ticker;
+  private final VegasLimitTuner tuner;
+  private final RetryAfterEstimator retry = new RetryAfterEstimator();
+  private final CriticalReserve reserve = new CriticalReserve();
+  private Settings settings;
+  private PriorityDistribution distribution;
+  private RejectorSet rejectors;
+  final LatencySampling latency;
+  final MeasuredSignal[] latencySignals = new MeasuredSignal[OpType.count()];
+  final MeasuredSignal errorSignal;
+  final MeasuredSignal queueDelaySignal;
+  private final List<Signal> customSignals = new ArrayList<>();
+  private final QueueTuning queues;
+  private final LatencyBaseline[] baselines = new LatencyBaseline[OpType.count()];
+  private final BaselineProbe probe;
+  private long lastTickNanos = Long.MIN_VALUE;
+  private long lastErrors;
+  private long lastAdmitted;
+  private long lastQueued;
+  private long lastRefusedAtLimit;
+  private long lastDispatched;
+  private long lastShed;
+  private long lastCriticalRefused;
+  private double meanServiceNanos;
+  private final TuningPeriod period;
+  private double inflightAverage;
+  private int pinnedLimit;
+  private int settlingTicks;
+  private double arrivalRate = Double.NaN;
+  private long ticks;
+  /** The service times and the report of the last published policy (a reconfiguration republishes them). */
+  private long[] publishedServiceNanos;
+  private TickReport publishedReport;
+
+  /**
+   * @param settings the settings of the policy in force
+   * @param publisher where each new {@link Policy} goes (the request path)
+   */
+  public ControlLoop(Settings settings, Ticker ticker, Telemetry telemetry, InflightLimiter limiter, Dispatcher dispatcher,
+      ClientRegistry registry, EngineEvents events, Consumer<Policy> publisher) {
+    EngineParams config = settings.config;
+    this.settings = settings;
+    this.telemetry = telemetry;
+    this.limiter = limiter;
+    this.dispatcher = dispatcher;
+    this.registry = registry;
+    this.events = events;
+    this.publisher = publisher;
+    this.ticker = ticker;
+    this.distribution = new PriorityDistribution(config.levels(), config.tiersPriorityWindow);
+    this.tuner = new VegasLimitTuner(config.limitInitial, config.limitMin, config.limitMax);
+    // The jitter seed comes from the clock at start: engines started apart probe apart, and a simulation on a
+    // virtual clock is reproducible.
+    this.probe = new BaselineProbe(ticker.read());
+    this.period = new TuningPeriod(telemetry.latency());
+    this.latency = new LatencySampling(config);
+    for (OpType op : OpType.values()) {
+      latencySignals[op.ordinal()] = new MeasuredSignal("latency.p90." + op.name().toLowerCase(),
+          SignalScope.of(config.signalsLatencyScope(op)), Double.NaN, true);
+      baselines[op.ordinal()] = new LatencyBaseline(BASELINE_WINDOW_SECONDS, BASELINE_MIN_SAMPLES,
+          (int) Math.max(1, BASELINE_MAX_POOL_NANOS / config.pidTickNanos),
+          telemetry.latency()[op.ordinal()].newPool());
+    }
+    this.queues = new QueueTuning(config, dispatcher, latency, telemetry.serviceTimes);
+    errorSignal = new MeasuredSignal("errors.rate", SignalScope.of(config.signalsErrorRateScope),
+        config.signalsErrorRateTarget, true);
+    queueDelaySignal = new MeasuredSignal("queue.delay.p90", SignalScope.of(config.signalsQueueDelayScope),
+        config.signalsQueueDelayTargetNanos, false);
+    double sum = 0;
+    for (long initial : config.queuesInitialServiceTimeNanos) {
+      sum += initial;
+    }
+    meanServiceNanos = sum / config.queuesInitialServiceTimeNanos.length;
+    rebuildRejectors(config);
+    publish(false, 0.0, 0.0, config.queuesInitialServiceTimeNanos.clone());
+  }
+
+  /** Adds an embedder's signal; its scope gets a rejector at once (the engine holds the control lock). */
+  public void addSignal(Signal signal) {
+    customSignals.add(signal);
+    signalsChanged();
+  }
+
+  /** Removes an embedder's signal; returns whether it was present (the engine holds the control lock). */
+  public boolean removeSignal(Signal signal) {
+    boolean removed = customSignals.remove(signal);
+    if (removed) {
+      signalsChanged();
+    }
+    return removed;
+  }
+
+  private void signalsChanged() {
+    rebuildRejectors(settings.config);
+    republish();
+  }
+
+  /** One control period; control thread only (the engine serialises calls). */
+  public void tick() {
+    long now = ticker.read();
+    Settings s = settings;
+    EngineParams c = s.config;
+    double dt = lastTickNanos == Long.MIN_VALUE ? c.pidTickNanos * 1e-9
+        : Math.max(1e-6, (now - lastTickNanos) * 1e-9);
+    lastTickNanos = now;
+
+    AdmissionCounters counters = telemetry.counters;
+    int limitBefore = limiter.limit();
+    int peak = limiter.takePeak();
+    int waiting = dispatcher.waiting();
+    long queued = counters.total(Kind.QUEUED);
+    long refusedAtLimit = counters.rejected(Reason.INFLIGHT_LIMIT) + counters.wouldReject(Reason.INFLIGHT_LIMIT);
+    long refusedAtLimitNow = refusedAtLimit - lastRefusedAtLimit;
+    lastRefusedAtLimit = refusedAtLimit;
+    boolean saturatedNow = waiting > 0 || queued != lastQueued || refusedAtLimitNow > 0
+        || limiter.inflight() >= limitBefore;
+    boolean wasPinned = probe.probing();
+    inflightAverage += INFLIGHT_SMOOTHING * (limiter.inflight() - inflightAverage);
+    double idle = Math.max(0.0, 1.0 - inflightAverage / Math.max(1, limitBefore));
+    latency.sample(telemetry.latency());
+    long completions = latency.completions();
+    // Low load: at most the inflight a probe would pin (an eighth of the limit, at least limit.min), nothing waiting.
+    boolean lowLoad = wasPinned ? probe.sampling(peak, pinnedLimit, completions)
+        : !saturatedNow && peak <= Math.max(c.limitMin, limitBefore / PROBE_LIMIT_DIVISOR);
+    boolean freshBaseline = false;
+    boolean baselineKnown = true;
+    for (int i = 0; i < OpType.count(); i++) {
+      double p90 = latency.lastSmoothedP90Nanos(i);
+      OpType op = OpType.ofOrdinal(i);
+      if (lowLoad) {
+        long before = baselines[i].values();
+        baselines[i].observe(latency.lastSample(i), now);
+        if (probe.timeUp(now)) {
+          baselines[i].closePool(now);
+        }
+        freshBaseline |= baselines[i].values() != before;
+      }
+      baselineKnown &= c.queuesLatencyTargetNanos[i] > 0 || latency.successes(op) == 0
+          || !Double.isNaN(baselines[i].nanos());
+      double target = latencyTargetNanos(c, i);
+      latencySignals[i].set(p90);
+      latencySignals[i].target(c.signalsLatencyShedFactor * target);
+    }
+    long errors = counters.outcomes(Outcome.ERROR);
+    long newErrors = errors - lastErrors;
+    lastErrors = errors;
+    long finished = completions + newErrors;
+    double errors01 = finished > 0 ? (double) newErrors / finished : 0.0;
+    errorSignal.set(finished > 0 ? errors01 : Double.NaN);
+    double throughput = finished / dt;
+    if (completions > 0) {
+      meanServiceNanos = latency.meanServiceNanos();
+    }
+    boolean pinned = probe.tick(saturatedNow, baselineKnown, tuner.lastLatencyRatio() > 1.0, freshBaseline,
+        meanServiceNanos, now);
+    int limit;
+    if (pinned) {
+      if (!wasPinned) {
+        for (LatencyBaseline b : baselines) {
+          b.startMeasurement(); // the probe's value comes from its own samples and replaces the window
+        }
+        pinnedLimit = Math.max(c.limitMin, tuner.limit() / PROBE_LIMIT_DIVISOR);
+        probe.pinned(limiter.inflight());
+        limiter.setLimit(pinnedLimit);
+        events.limitChanged(limitBefore, pinnedLimit, now);
+      }
+      limit = tuner.limit();
+    } else {
+      if (wasPinned) {
+        settlingTicks = POST_PROBE_SETTLE_TICKS;
+        limiter.setLimit(tuner.limit());
+        events.limitChanged(pinnedLimit, tuner.limit(), now);
+        period.reset();
+      }
+      limit = tuneLimit(c, newErrors, finished, peak, saturatedNow, dt, now);
+    }
+    long[] serviceNanos = telemetry.serviceTimes.snapshot();
+    API.updateCaps(registry, limit, meanChargeUnits(serviceNanos));
+    queues.adapt(c, latency, telemetry.serviceTimes);
+
+    LatencySample waits = telemetry.queueWait().sample();
+    // After a probe, the queue it built drains for a few ticks: until it has, its waits and its balance are the
+    // probe's doing, and the ratios hold as during the probe.
+    if (!pinned && settlingTicks > 0) {
+      settlingTicks = waiting == 0 ? 0 : settlingTicks - 1;
+    }
+    boolean holding = pinned || settlingTicks > 0;
+    // The queue delay of a standing queue only: once the queue has emptied, the waits of the requests it just
+    // dispatched describe a backlog that is gone, and counting them (a lagging p90 at the top of the error) made the
+    // ratio overshoot into T1 right after an overload's first surge.
+    queueDelaySignal.set(holding ? Double.NaN
+        : waiting == 0 ? 0.0 : waits.count() > 0 ? waits.p90Nanos() : Double.NaN);
+
+    long admitted = telemetry.levels.admittedTotal();
+    long dispatched = counters.total(Kind.DISPATCHED);
+    // A synchronous caller refused at the limit wanted service as much as one that queued: it counts as in, never as
+    // out, so that callers who cannot queue still drive the ratio (they would otherwise see only INFLIGHT_LIMIT,
+    // whatever their tier).
+    long in = (admitted - lastAdmitted) + (queued - lastQueued) + refusedAtLimitNow;
+    long out = (admitted - lastAdmitted) + (dispatched - lastDispatched);
+    lastAdmitted = admitted;
+    lastQueued = queued;
+    lastDispatched = dispatched;
+    // Slots never used this tick (limit minus peak inflight), as the requests they could have started. One-sided
+    // on purpose: the limit sits above the node's worker count (Vegas keeps a small queue inside the node), so a
+    // time-averaged free count would call a fully busy node idle and push the ratio into oscillation; and the
+    // instantaneous free count at the tick is mostly noise.
+    int unused = Math.max(0, limitBefore - peak);
+    double freeStarts = unused * (dt * 1e9 / Math.max(1.0, meanServiceNanos));
+    long shed = counters.rejected(Reason.SHED_TIER);
+    long arrived = in + (shed - lastShed);
+    lastShed = shed;
+    double cinnamon = (in - out - freeStarts) / Math.max(1L, arrived);
+    double ceiling = littleCeiling(limitBefore, arrived / dt);
+
+    RejectorSet set = rejectors;
+    long criticalArrivals = telemetry.levels.feed(distribution, s.cohortsPerTier, s.lastReservedTier);
+    // The time a permit is held: the completions' mean, or by Little's law the inflight over the throughput when that
+    // is longer (a node that has just started, with work piling up inside it, completes little yet).
+    double holdNanos = throughput > 0 ? Math.max(meanServiceNanos, inflightAverage / throughput * 1e9)
+        : meanServiceNanos;
+    long criticalRefused = criticalRefusedAtLimit(counters, s.lastReservedTier);
+    limiter.setReserve(reserve.update(criticalArrivals, criticalRefused - lastCriticalRefused, dt, holdNanos));
+    lastCriticalRefused = criticalRefused;
+    distribution.roll();
+    long arrivedTiers = distribution.arrivedGroups(s.cohortsPerTier);
+    long waitingTiers = waiting == 0 ? 0L : dispatcher.waitingTiers();
+    double maxRatio = 0;
+    for (ScopeRejector r : set.rejectors()) {
+      double m = r.readSignals(saturatedNow, dt);
+      if (!saturatedNow) {
+        m = Double.isNaN(m) ? -idle : Math.max(m, -idle);
+      } else if (r == set.all()) {
+        m = Double.isNaN(m) ? cinnamon : Math.max(m, cinnamon);
+      }
+      // A probe's queue is its own doing: the ratios hold meanwhile (a neutral error keeps the PID's clock running).
+      // Little's bound is about the node's own saturation; an embedder's signal above target (a backlog elsewhere)
+      // is evidence the node's throughput cannot weigh.
+      boolean bounded = r == set.all() && !(r.externalError() > 0);
+      r.update(holding ? 0.0 : m, distribution, s.firstSheddableLevel, bounded ? ceiling : 1.0, saturatedNow,
+          arrivedTiers, waitingTiers);
+      maxRatio = Math.max(maxRatio, r.ratio());
+    }
+    s.cohortCache.advance(now);
+    retry.update(waiting, throughput, meanServiceNanos, limit, maxRatio, c.pidKi, c.pidTickNanos);
+    ticks++;
+    publish(saturatedNow, throughput, errors01, serviceNanos);
+    dispatcher.maintain();
+    events.observeModes(dispatcher, now);
+  }
+
+  private List<ScopeView> scopeViews() {
+    List<ScopeView> views = new ArrayList<>();
+    for (ScopeRejector r : rejectors.rejectors()) {
+      views.add(new ScopeView(r.scope, r.ratio(), r.cut(), r.measurement()));
+    }
+    return views;
+  }
+
+  /** Every signal, built-in first, with the value this loop last read (NaN before its first tick). */
+  private List<SignalView> signalViews() {
+    java.util.Map<Signal, Double> lastRead = new java.util.IdentityHashMap<>();
+    for (ScopeRejector r : rejectors.rejectors()) {
+      Signal[] scopeSignals = r.signals();
+      for (int i = 0; i < scopeSignals.length; i++) {
+        lastRead.put(scopeSignals[i], r.lastValue(i));
+      }
+    }
+    List<SignalView> views = new ArrayList<>();
+    for (Signal s : allSignals()) {
+      views.add(new SignalView(s.name(), s.scope(), s.target(), lastRead.getOrDefault(s, Double.NaN)));
+    }
+    return views;
+  }
+
+  /** Requests of the critical tiers refused at the limit since start (synchronous callers: the others queue). */
+  private static long criticalRefusedAtLimit(AdmissionCounters counters, int lastCriticalTier) {
+    long refused = 0;
+    for (int t = 0; t <= lastCriticalTier; t++) {
+      for (OpType op : OpType.values()) {
+        refused += counters.rejected(Reason.INFLIGHT_LIMIT, Tier.ofOrdinal(t), op);
+      }
+    }
+    return refused;
+  }
+
+  /** The mean charge in scorecard units: each op type's service time weighted by its share of the completions. */
+  private long meanChargeUnits(long[] serviceNanos) {
+    double mean = 0;
+    for (int i = 0; i < serviceNanos.length; i++) {
+      mean += latency.share(i) * serviceNanos[i];
+    }
+    return Scorecard.units((long) mean);
+  }
+
+  /** Publishes the decisions in force as a new {@link Policy}, with what this tick measured. */
+  private void publish(boolean saturatedNow, double throughput, double errors01, long[] serviceNanos) {
+    double[] baselineNanos = new double[OpType.count()];
+    long[] timeouts = new long[OpType.count()];
+    for (OpType op : OpType.values()) {
+      baselineNanos[op.ordinal()] = baselines[op.ordinal()].nanos();
+      timeouts[op.ordinal()] = queues.timeoutNanos(op);
+    }
+    TickReport report = new TickReport(ticks, saturatedNow, probe.probing(), throughput, errors01, scopeViews(),
+        signalViews(), latency.intervalSnapshot(), latency.successesSnapshot(), latency.smoothedP90Snapshot(),
+        baselineNanos, timeouts);
+    publishedServiceNanos = serviceNanos;
+    publishedReport = report;
+    publisher.accept(new Policy(settings, rejectors.filters(), rejectors.cuts(), retry.drainNanos(),
+        retry.shedNanos(), serviceNanos, report));
+  }
+
+  /**
+   * Runs the Vegas tuner once per {@link TuningPeriod}, on the latency measured since its previous step: the worst
+   * op type's p90 over its target, with the op type's measured no-load ratio (baseline / target) as the anchor.
+   */
+  private int tuneLimit(EngineParams c, long errors, long finished, int peak, boolean saturatedTick, double dt,
+      long now) {
+    period.add(latency, peak, saturatedTick, errors, finished, dt);
+    int every = (int) Math.max(1, Math.round((double) c.tunerPeriodNanos / c.pidTickNanos));
+    if (!period.complete(every)) {
+      return tuner.limit();
+    }
+    double worst = Double.NaN;
+    double noLoad = Double.NaN;
+    for (int i = 0; i < OpType.count(); i++) {
+      double target = latencyTargetNanos(c, i);
+      double ratio = period.p90Nanos(i) / target;
+      if (ratio > 0 && (Double.isNaN(worst) || ratio > worst)) {
+        worst = ratio;
+        noLoad = baselines[i].nanos() / target;
+      }
+    }
+    int previous = tuner.limit();
+    tuner.measuredAnchor(noLoad);
+    int limit = tuner.update(worst, period.errorRate(), period.peak(), period.throughputPerSecond(),
+        period.binding());
+    limiter.setLimit(limit);
+    events.limitChanged(previous, limit, now);
+    period.reset();
+    return limit;
+  }
+
+  /**
+   * The most the ALL scope may shed, by Little's law: the node completes about {@code limit / W} requests per second
+   * at its limit (W the mean time a request holds its permit), so shedding more than {@code 1 − CEILING_ADMIT ×
+   * (limit / W) / arrivals} of the arrivals would leave permits idle. Without this bound a lagging signal (the
+   * waits of a queue that just drained, a p90 that still carries a surge) drove the ratio past the point the node
+   * needed, into tiers it could have served. 1 (no bound) until W and the arrival rate are known.
+   */
+  private double littleCeiling(int limit, double arrivalsPerSecond) {
+    arrivalRate = Double.isNaN(arrivalRate) ? arrivalsPerSecond
+        : arrivalRate + CEILING_SMOOTHING * (arrivalsPerSecond - arrivalRate);
+    if (!(meanServiceNanos > 0) || !(arrivalRate > 0)) {
+      return 1.0;
+    }
+    double completable = limit / (meanServiceNanos * 1e-9);
+    return Math.max(0.0, Math.min(1.0, 1.0 - CEILING_ADMIT * completable / arrivalRate));
+  }
+
+  /** Applies a new configuration and publishes it (the engine holds the control lock). */
+  public void reconfigure(EngineParams next) {
+    EngineParams previous = settings.config;
+    settings = new Settings(next, ticker.read());
+    boolean levelsChanged = previous.levels() != next.levels()
+        || previous.tiersPriorityWindow != next.tiersPriorityWindow;
+    if (levelsChanged) {
+      distribution = new PriorityDistribution(next.levels(), next.tiersPriorityWindow);
+    }
+    int previousLimit = tuner.limit();
+    tuner.bounds(next.limitMin, next.limitMax);
+    if (probe.probing()) {
+      pinnedLimit = Math.max(next.limitMin, Math.min(pinnedLimit, next.limitMax));
+    }
+    limiter.setLimit(probe.probing() ? pinnedLimit : tuner.limit());
+    events.limitChanged(previousLimit, tuner.limit(), ticker.read());
+    latency.reconfigure(previous, next);
+    dispatcher.criticalTiers(next.lastCriticalTier());
+    queues.reconfigure(next, latency, telemetry.serviceTimes);
+    for (OpType op : OpType.values()) {
+      int i = op.ordinal();
+      latencySignals[i].target(next.signalsLatencyShedFactor * latencyTargetNanos(next, i));
+    }
+    errorSignal.target(next.signalsErrorRateTarget);
+    queueDelaySignal.target(next.signalsQueueDelayTargetNanos);
+    boolean scopes = rescope(errorSignal, next.signalsErrorRateScope)
+        | rescope(queueDelaySignal, next.signalsQueueDelayScope);
+    for (OpType op : OpType.values()) {
+      scopes |= rescope(latencySignals[op.ordinal()], next.signalsLatencyScope(op));
+    }
+    dispatcher.weights(next.queuesDispatchWeight);
+    API.classify(registry, next.clientClasses, next.defaultClientClass, tuner.limit(),
+        Scorecard.units((long) meanServiceNanos));
+    PidConfig pid = pidConfig(next);
+    if (scopes) {
+      rebuildRejectors(next); // scopes that remain keep their PID state
+    }
+    for (ScopeRejector r : rejectors.rejectors()) {
+      r.retune(pid, levelsChanged ? next.levels() : r.cut());
+    }
+    republish();
+  }
+
+  /**
+   * Publishes a policy with the current settings, scopes and cuts, keeping the last tick's measurements (a
+   * reconfiguration or a new signal, between two ticks).
+   */
+  private void republish() {
+    publishedReport = publishedReport.withScopes(scopeViews(), signalViews());
+    publisher.accept(new Policy(settings, rejectors.filters(), rejectors.cuts(), retry.drainNanos(),
+        retry.shedNanos(), publishedServiceNanos, publishedReport));
+  }
+
+  private static boolean rescope(MeasuredSignal signal, OpSet ops) {
+    if (signal.scope().ops() == ops) {
+      return false;
+    }
+    signal.scope(SignalScope.of(ops));
+    return true;
+  }
+
+  List<Signal> allSignals() {
+    List<Signal> all = new ArrayList<>(List.of(latencySignals));
+    all.add(errorSignal);
+    all.add(queueDelaySignal);
+    all.addAll(customSignals);
+    return all;
+  }
+
+  private void rebuildRejectors(EngineParams c) {
+    PidConfig pid = pidConfig(c);
+    int levels = c.levels();
+    rejectors = RejectorSet.build(allSignals(), rejectors, scope -> new ScopeRejector(scope,
+        scope.clientId() == null ? null : registry.register(scope.clientId()), pid, ticker, levels));
+  }
+
+  static PidConfig pidConfig(EngineParams c) {
+    return PidConfig.builder().kp(c.pidKp).ki(c.pidKi).kd(c.pidKd).outputMin(0.0).outputMax(c.pidMaxRejectionRatio)
+        .action(Action.REVERSE).maxDt(Duration.ofNanos(4 * c.pidTickNanos)).build();
+  }
+
+  /** The op type's latency target: the configured one, or the learned one (NaN before any unsaturated sample). */
+  private double latencyTargetNanos(EngineParams c, int op) {
+    long configured = c.queuesLatencyTargetNanos[op];
+    return configured > 0 ? configured : LEARNED_TARGET_MULTIPLE * baselines[op].nanos();
+  }
+}

@@ -1,0 +1,99 @@
+package io.spillway.admission.loop;
+
+import io.spillway.admission.ClientHandle;
+import io.spillway.admission.OpType;
+import io.spillway.admission.Reason;
+import io.spillway.admission.path.EngineParams;
+import io.spillway.admission.path.InflightLimiter;
+import io.spillway.admission.path.Telemetry;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * What the control loop decided, as one immutable snapshot that request threads read through one volatile
+ * reference: the configuration-derived {@link Settings}, each scope's priority cut, the retry-after bases and the
+ * service time each op type is charged and judged by. The loop builds a new one at every tick and reconfiguration
+ * and publishes it; a request reads it once and decides on that one snapshot, so a decision never mixes two ticks.
+ *
+ * <p>The inflight limit is the one decision that is not in the snapshot: it lives in the {@link InflightLimiter}'s
+ * word together with the inflight count, so that an acquire compares against the limit of the same instant (the
+ * race of Netflix concurrency-limits #233). The loop sets it there; {@link #report()} carries the value for readers.
+ *
+ * <p>The other direction is {@link Telemetry}. {@link #report()} carries what the loop measured, for the stats view;
+ * request threads never read it.
+ */
+public final class Policy {
+
+  public final Settings settings;
+  private final ScopeFilter[] scopes;
+  private final int[] cuts;
+  /** The lowest cut of any scope: a level below it is shed by no scope (the fast path's first test). */
+  private final int lowestCut;
+  private final long drainNanos;
+  private final long shedNanos;
+  /** Per op type: the service-time estimate as of the tick, which requests are charged and deadlines judged by. */
+  private final long[] serviceNanos;
+  private final TickReport report;
+
+  /**
+   * @param scopes the scopes, ALL first, and {@code cuts} their priority cuts (the arrays are owned from now on)
+   * @param drainNanos the waiting room's expected drain time (base of every hint but SHED_TIER's)
+   * @param shedNanos the time for the rejection ratio to fall back to zero (base of SHED_TIER's hint)
+   * @param serviceNanos per op type ordinal, the service-time estimate (owned from now on)
+   */
+  public Policy(Settings settings, ScopeFilter[] scopes, int[] cuts, long drainNanos, long shedNanos, long[] serviceNanos,
+      TickReport report) {
+    this.settings = settings;
+    this.scopes = scopes;
+    this.cuts = cuts;
+    int lowest = Integer.MAX_VALUE;
+    for (int cut : cuts) {
+      lowest = Math.min(lowest, cut);
+    }
+    this.lowestCut = lowest;
+    this.drainNanos = drainNanos;
+    this.shedNanos = shedNanos;
+    this.serviceNanos = serviceNanos;
+    this.report = report;
+  }
+
+  /** The policy of an engine before its first tick: nothing shed, the configured initial service times. */
+  public static Policy initial(Settings settings) {
+    EngineParams c = settings.config;
+    return new Policy(settings, new ScopeFilter[0], new int[0], 0L, c.pidTickNanos,
+        c.queuesInitialServiceTimeNanos.clone(), TickReport.initial(c));
+  }
+
+  /** Whether any scope that covers this request sheds its level; allocation-free. */
+  public boolean sheds(int level, OpType op, int partition, ClientHandle client) {
+    if (level < lowestCut) {
+      return false;
+    }
+    for (int i = 0; i < cuts.length; i++) {
+      if (level >= cuts[i] && scopes[i].matches(op, partition, client)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The op type's service time as of the last tick. */
+  public long serviceNanos(OpType op) {
+    return serviceNanos[op.ordinal()];
+  }
+
+  /** A retry-after hint for a rejection, jittered per call so that rejected clients do not return in lock-step. */
+  public long retryAfterNanos(Reason reason, OpType op) {
+    long base = reason == Reason.SHED_TIER ? shedNanos : drainNanos + serviceNanos(op);
+    return settings.retryAfter.hintNanos(base, ThreadLocalRandom.current().nextLong());
+  }
+
+  /** The ALL scope's cut (the number of levels before the first tick: nothing shed). */
+  public int allCut() {
+    return cuts.length == 0 ? settings.config.levels() : cuts[0];
+  }
+
+  /** What the loop measured at the tick that built this policy; for the stats view. */
+  public TickReport report() {
+    return report;
+  }
+}

@@ -1,0 +1,226 @@
+package io.spillway.admission.loop;
+
+import io.spillway.admission.ClientHandle;
+import io.spillway.admission.Signal;
+import io.spillway.admission.SignalScope;
+import io.spillway.admission.Ticker;
+import io.spillway.admission.Tier;
+import io.spillway.admission.control.BacklogForecast;
+import io.spillway.admission.control.PriorityDistribution;
+import io.spillway.admission.control.TierOrderGuard;
+import io.spillway.pid.PidConfig;
+import io.spillway.pid.PidController;
+
+/**
+ * The rejector of one {@link SignalScope} (Uber Cinnamon, 2023): a PID controller turns the scope's overload error
+ * into a rejection ratio, never into a limit; the ratio becomes a priority cut over the recent distribution of
+ * priority levels, and a request of this scope whose level is at or above the cut is shed. Higher levels are less
+ * important, so tiers go strictly from T5 towards T0, one cohort at a time.
+ *
+ * <p>PID: REVERSE action, setpoint 0, measurement = the scope's largest normalised error
+ * {@code (value − target) / target} (for the ALL scope also Cinnamon's {@code (in − out − free) / out}), output
+ * clamped to [0, pidMaxRejectionRatio] with the controller's conditional-integration anti-windup, so the ratio
+ * leaves a bound on the first tick the error changes sign. Control thread only: request threads see the scope's
+ * {@link #filter} and {@link #cut} through the tick's {@link Policy}.
+ */
+public final class ScopeRejector {
+
+  /**
+   * Normalised errors are clamped to [-1, 1]: with Kp 0.1 and Ki 1.4/s one tick then moves the ratio by at most
+   * about 0.25, so an overload onset ramps the ratio over a few ticks instead of overshooting to "shed everything"
+   * (which would shed T1 during the transient); the queues' tier bands protect the critical tiers meanwhile.
+   */
+  static final double MIN_ERROR = -1.0;
+  static final double MAX_ERROR = 1.0;
+  /**
+   * How far past a tier boundary (a fraction of the ratio) the ratio must be for the cut to move into the next
+   * tier ({@link PriorityDistribution#cut(double, int, int, int, double)}).
+   */
+  static final double TIER_MARGIN = 0.1;
+  /**
+   * How long a tier's rejection or admission holds the cut back from crossing to the other side of it
+   * ({@link TierOrderGuard}): a second, the window tier order is judged over, with a margin for a reader's clock.
+   */
+  static final long TIER_DWELL_NANOS = 1_100_000_000L;
+  /** How far ahead an embedder's backlog signal is forecast ({@link BacklogForecast}). */
+  static final double BACKLOG_HORIZON_SECONDS = 1.0;
+
+  public final SignalScope scope;
+  /** The requests the scope covers, its client resolved to a handle. */
+  final ScopeFilter filter;
+  private final PidController pid;
+  private final TierOrderGuard guard = new TierOrderGuard(Tier.count(), TIER_DWELL_NANOS);
+  private final Ticker ticker;
+  /** Whether the guard held the cut back from shedding more at the last update. */
+  private boolean heldBack;
+  private Signal[] signals = new Signal[0];
+  /** The value of each signal as last read by {@link #readSignals}, NaN before or when the read threw. */
+  private double[] lastValues = new double[0];
+  /** Per signal, the forecast of an embedder's backlog signal (null for the engine's own signals). */
+  private BacklogForecast[] forecasts = new BacklogForecast[0];
+  private int cut;
+  private double ratio;
+  private double measurement = Double.NaN;
+  private double externalError = Double.NaN;
+  /** Signal reads of this scope that threw. */
+  private long signalFailures;
+
+  public ScopeRejector(SignalScope scope, ClientHandle client, PidConfig pidConfig, Ticker ticker, int levels) {
+    this.scope = scope;
+    this.filter = new ScopeFilter(scope, client);
+    this.pid = new PidController(pidConfig, ticker);
+    this.ticker = ticker;
+    this.cut = levels;
+  }
+
+  /** Sets the scope's signals (control thread, when the signal set changes). */
+  void signals(Signal[] scopeSignals) {
+    double[] values = new double[scopeSignals.length];
+    java.util.Arrays.fill(values, Double.NaN);
+    BacklogForecast[] previous = forecasts;
+    Signal[] previousSignals = signals;
+    BacklogForecast[] next = new BacklogForecast[scopeSignals.length];
+    for (int i = 0; i < scopeSignals.length; i++) {
+      if (!(scopeSignals[i] instanceof MeasuredSignal)) {
+        int kept = java.util.Arrays.asList(previousSignals).indexOf(scopeSignals[i]);
+        next[i] = kept >= 0 ? previous[kept] : new BacklogForecast(BACKLOG_HORIZON_SECONDS);
+      }
+    }
+    forecasts = next;
+    lastValues = values;
+    signals = scopeSignals;
+  }
+
+  Signal[] signals() {
+    return signals;
+  }
+
+  /** The value of the scope's i-th signal as the control loop last read it (NaN: not read yet, or it threw). */
+  double lastValue(int i) {
+    return lastValues[i];
+  }
+
+  /**
+   * Reads every signal once (control thread) and returns the largest normalised error {@code (value − target) /
+   * target}, NaN when none has data. A signal that {@linkplain Signal#requiresSaturation() requires saturation} counts
+   * only when {@code saturated}: otherwise it reads as no data, so a symptom on an idle node lets the ratio decay. An
+   * embedder's signal is a backlog (a follower's lag) and counts by its {@link BacklogForecast}, the value it is
+   * heading for {@link #BACKLOG_HORIZON_SECONDS} ahead. A signal that throws is counted in {@link #signalFailures}
+   * and skipped.
+   *
+   * @param dtSeconds the time since the previous read
+   */
+  double readSignals(boolean saturated, double dtSeconds) {
+    double max = Double.NaN;
+    double external = Double.NaN;
+    Signal[] current = signals;
+    double[] values = lastValues;
+    for (int i = 0; i < current.length; i++) {
+      double value = Double.NaN;
+      try {
+        value = current[i].value();
+        double target = current[i].target();
+        double judged = forecasts[i] == null ? value : forecasts[i].update(value, dtSeconds);
+        if (!Double.isNaN(judged) && target > 0 && (saturated || !current[i].requiresSaturation())) {
+          double e = (judged - target) / target;
+          max = Double.isNaN(max) ? e : Math.max(max, e);
+          if (!(current[i] instanceof MeasuredSignal)) {
+            external = Double.isNaN(external) ? e : Math.max(external, e);
+          }
+        }
+      } catch (RuntimeException e) {
+        signalFailures++;
+      }
+      values[i] = value;
+    }
+    externalError = external;
+    return max;
+  }
+
+  /**
+   * The largest normalised error of the embedder's own signals at the last {@link #readSignals}, NaN if none had
+   * data: a backlog outside the node (a follower's lag) that the node's own throughput says nothing about.
+   */
+  double externalError() {
+    return externalError;
+  }
+
+  /**
+   * One control tick: runs the PID on the (clamped) measurement and recomputes the cut over the rolled
+   * distribution, on a saturated node with nothing waiting. Control thread only.
+   */
+  public void update(double normalisedError, PriorityDistribution distribution, int firstSheddableLevel) {
+    update(normalisedError, distribution, firstSheddableLevel, 1.0, true, -1L, 0L);
+  }
+
+  /**
+   * One control tick with a ceiling on the ratio: at or above it a positive error counts as none (the integral
+   * holds, no windup), and the cut never sheds more than the ceiling. The cut then keeps tier order
+   * ({@link TierOrderGuard}), except that a node that is not {@code saturated} releases shedding at once; while the
+   * guard holds the cut back from shedding more, a positive error counts as none too, so the ratio waits at the
+   * boundary with the cut instead of winding up and overshooting once the guard lets go. (Holding a release the
+   * same way was tried: the ratio then cycles wider, and 6 × overload drops 8–9 % of its requests from the queues
+   * instead of 7.6–8.4 %.)
+   *
+   * @param arrivedTiers bit t set when tier t had arrivals since the last tick
+   * @param waitingTiers bit t set when tier t has requests waiting in the node's queues
+   */
+  public void update(double normalisedError, PriorityDistribution distribution, int firstSheddableLevel, double ceiling,
+      boolean saturated, long arrivedTiers, long waitingTiers) {
+    double m = Double.isNaN(normalisedError) ? MIN_ERROR
+        : Math.max(MIN_ERROR, Math.min(MAX_ERROR, normalisedError));
+    if (m > 0 && (ratio >= ceiling || heldBack)) {
+      m = 0.0;
+    }
+    measurement = m;
+    double r = Math.min(pid.update(0.0, m), Math.max(0.0, ceiling));
+    ratio = r;
+    int levelsPerTier = distribution.levels() / Tier.count();
+    long now = ticker.read();
+    guard.observe(cut, levelsPerTier, arrivedTiers, waitingTiers, now);
+    int wanted = distribution.cut(r, firstSheddableLevel, cut, levelsPerTier, TIER_MARGIN);
+    boolean releaseAtOnce = wanted > cut && (!saturated || r == 0.0);
+    int next = releaseAtOnce || !ownSignalsOnly() ? wanted : guard.bound(wanted, levelsPerTier, now);
+    heldBack = next > wanted;
+    cut = Math.max(firstSheddableLevel, Math.min(distribution.levels(), next));
+  }
+
+  /**
+   * Whether every signal of the scope is the engine's own measurement: an embedder's backlog (a follower's lag) has a
+   * bound of its own to keep, and its scope sheds a partition's or an op type's requests beside others the node still
+   * serves, so the tier order the guard keeps is the node's, not such a scope's.
+   */
+  private boolean ownSignalsOnly() {
+    for (Signal s : signals) {
+      if (!(s instanceof MeasuredSignal)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Bumpless retune (reconfiguration); control thread only. */
+  void retune(PidConfig pidConfig, int newCut) {
+    pid.retune(pidConfig);
+    ratio = pid.output();
+    cut = newCut; // levels (shed nothing) if the distribution was rebuilt; the next tick recomputes it
+  }
+
+  public double ratio() {
+    return ratio;
+  }
+
+  public int cut() {
+    return cut;
+  }
+
+  double measurement() {
+    return measurement;
+  }
+
+
+  @Override
+  public String toString() {
+    return "ScopeRejector{" + scope + ", ratio=" + ratio + ", cut=" + cut + '}';
+  }
+}

@@ -1,0 +1,141 @@
+package io.spillway.admission.path;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The hard inflight cap. The limit and the inflight count live in ONE atomic word (limit in the high 32 bits,
+ * inflight in the low 32), so an acquire compares and increments against the limit of the same instant: a
+ * concurrent acquire, release or limit change can never let an acquire succeed while inflight >= limit. This is the
+ * race of Netflix concurrency-limits #233/#234, where limit and count were read separately.
+ *
+ * <p>A reserve at the top of the limit is for the critical tiers only ({@code reserved = true}): synchronous callers
+ * cannot queue, so without it a critical request arriving while less important work holds every permit is refused
+ * at the limit whatever the rejector does. The less important tiers see {@code limit − reserve}; the tuner, which
+ * judges the limit by the inflight it reaches, raises the limit when the reserve sits unused and the node has room,
+ * so throughput is not lost to it. The control loop sizes the reserve to the critical tiers' demand
+ * ({@link io.spillway.admission.control.CriticalReserve}); it is at least an eighth of the limit, and leaves the
+ * others at least an eighth (at least one permit). The reserve is a soft
+ * partition read apart from the word: a stale reserve moves one less important request across it at most, while
+ * the limit itself stays exact.
+ *
+ * <p>Lowering the limit below the current inflight count revokes nothing; further acquires fail until enough
+ * releases bring inflight below the new limit. Release is not idempotent here: {@link PermitTable} guarantees
+ * that each permit is released at most once.
+ */
+public final class InflightLimiter {
+
+  private static final long INFLIGHT_MASK = 0xFFFF_FFFFL;
+  /** The least reserve is limit >>> MIN_RESERVE_SHIFT: an eighth. */
+  static final int MIN_RESERVE_SHIFT = 3;
+
+  private static final VarHandle STATE;
+
+  static {
+    try {
+      STATE = MethodHandles.lookup().findVarHandle(InflightLimiter.class, "state", long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  /** Limit in the high 32 bits, inflight in the low 32 (a field, not an AtomicLong: one load less per access). */
+  private volatile long state;
+  /** Highest inflight count seen since the last {@link #takePeak()}; racy by design (an estimate for the tuner). */
+  private volatile int peak;
+  /** Permits only the critical tiers may take, set by the control loop; clamped to [limit/8, limit − limit/8]. */
+  private volatile int reserve;
+
+  public InflightLimiter(int initialLimit) {
+    if (initialLimit < 1) {
+      throw new IllegalArgumentException("limit must be >= 1, was " + initialLimit);
+    }
+    state = ((long) initialLimit) << 32;
+  }
+
+  /** Takes a permit if inflight is below the limit, reserve included; lock-free, allocation-free. */
+  public boolean tryAcquire() {
+    return tryAcquire(true);
+  }
+
+  /**
+   * Takes a permit if inflight is below the limit, less the critical tiers' reserve unless {@code reserved};
+   * lock-free, allocation-free.
+   */
+  public boolean tryAcquire(boolean reserved) {
+    for (;;) {
+      long s = state;
+      int inflight = (int) (s & INFLIGHT_MASK);
+      int limit = (int) (s >>> 32);
+      if (inflight >= (reserved ? limit : limit - reserveOf(limit))) {
+        return false;
+      }
+      if (STATE.compareAndSet(this, s, s + 1)) {
+        if (inflight + 1 > peak) {
+          peak = inflight + 1;
+        }
+        return true;
+      }
+    }
+  }
+
+  private int reserveOf(int limit) {
+    return Math.max(limit >>> MIN_RESERVE_SHIFT, Math.min(reserve, limit - Math.max(1, limit >>> MIN_RESERVE_SHIFT)));
+  }
+
+  /** Sets the critical tiers' reserve (>= 0; clamped to [limit/8, limit − limit/8] whenever it is used). */
+  public void setReserve(int permits) {
+    if (permits < 0) {
+      throw new IllegalArgumentException("reserve must be >= 0, was " + permits);
+    }
+    reserve = permits;
+  }
+
+  /** Takes a permit regardless of the limit (dry-run mode only: the request is admitted anyway). */
+  void forceAcquire() {
+    int inflight = (int) (((long) STATE.getAndAdd(this, 1L) + 1) & INFLIGHT_MASK);
+    if (inflight > peak) {
+      peak = inflight;
+    }
+  }
+
+  /** Returns a permit. Each successful acquire must be followed by exactly one release. */
+  public void release() {
+    long previous = (long) STATE.getAndAdd(this, -1L); // typed exactly: the VarHandle call links directly
+  }
+
+  /** Sets the limit (>= 1); inflight is kept. */
+  public void setLimit(int limit) {
+    if (limit < 1) {
+      throw new IllegalArgumentException("limit must be >= 1, was " + limit);
+    }
+    for (;;) {
+      long s = state;
+      long next = (((long) limit) << 32) | (s & INFLIGHT_MASK);
+      if (s == next || STATE.compareAndSet(this, s, next)) {
+        return;
+      }
+    }
+  }
+
+  public int limit() {
+    return (int) (state >>> 32);
+  }
+
+  public int inflight() {
+    return (int) (state & INFLIGHT_MASK);
+  }
+
+  /** Free slots right now (0 when inflight >= limit). */
+  int free() {
+    long s = state;
+    return Math.max(0, (int) (s >>> 32) - (int) (s & INFLIGHT_MASK));
+  }
+
+  /** The peak inflight since the previous call, then restarts the peak from the current inflight. */
+  public int takePeak() {
+    int result = Math.max(peak, inflight());
+    peak = inflight();
+    return result;
+  }
+}

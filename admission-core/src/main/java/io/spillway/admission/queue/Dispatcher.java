@@ -1,0 +1,298 @@
+package io.spillway.admission.queue;
+
+import io.spillway.admission.EngineConfig;
+import io.spillway.admission.OpType;
+import io.spillway.admission.Reason;
+import io.spillway.admission.Ticker;
+import io.spillway.admission.Tier;
+import io.spillway.admission.path.EngineParams;
+import io.spillway.codel.CodelConfig;
+import io.spillway.codel.DropReason;
+import io.spillway.codel.MpscCodelQueue;
+import io.spillway.codel.QueueStats;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The waiting room: one CoDel queue per op type and tier (codel-queue's {@link MpscCodelQueue}: adaptive LIFO, sojourn
+ * cap, sloughing), and the dispatch of queued requests when permits free.
+ *
+ * <p>Choice of the next request: deficit round robin across op types ({@link DeficitRoundRobin}, weights from the
+ * config: no op type starves another), then strict priority across tiers within the chosen op type (a T1 write never
+ * waits behind T5 writes; T5 requests that wait too long leave through the queue timeout). Each tier having its own
+ * CoDel queue, the standing queue (and so LIFO and sloughing) appears where the overload is, in the lowest tiers.
+ *
+ * <p>Single consumer: the queues allow one consumer at a time. Whoever frees a permit or enqueues calls
+ * {@link #drain()}, which takes drain ownership with a CAS on a status word (Caffeine's drain status: IDLE,
+ * DRAINING, RERUN). A caller that finds a drain in progress flags RERUN and leaves at once: the owner drains again
+ * before going idle, so no wake-up is lost and no thread ever blocks or parks per waiting request.
+ */
+public final class Dispatcher implements DeficitRoundRobin.Lanes<QueuedRequest> {
+
+  /** What the dispatcher needs from the engine. */
+  interface Sink {
+    /**
+     * Takes an inflight permit if one is free; the limit's reserve only when {@code critical} (a request of a
+     * critical tier is waiting).
+     */
+    boolean tryAcquirePermit(boolean critical);
+
+    /** Returns a permit taken by {@link #tryAcquirePermit} and not used. */
+    void returnPermit();
+
+    /** Grants the held permit to a request leaving its queue and hands it to the caller's executor. */
+    void dispatch(QueuedRequest request);
+
+    /** A queued request was dropped; {@code onOfferThread} is true for QUEUE_FULL (inside the submit call). */
+    void dropped(QueuedRequest request, Reason reason, boolean onOfferThread);
+  }
+
+  private static final int IDLE = 0;
+  private static final int DRAINING = 1;
+  private static final int RERUN = 2;
+  private static final int TIERS = Tier.count();
+
+  private final MpscCodelQueue<QueuedRequest>[][] queues;
+  private final DeficitRoundRobin drr;
+  private final Sink sink;
+  private static final VarHandle WAITING;
+
+  static {
+    try {
+      WAITING = MethodHandles.lookup().findVarHandle(Dispatcher.class, "waiting", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  /** Requests in all queues; a field, not an AtomicInteger, so the release path's check is one load. */
+  private volatile int waiting;
+  private final AtomicInteger status = new AtomicInteger(IDLE);
+  private volatile boolean maintenanceRequested;
+
+  @SuppressWarnings({"unchecked", "rawtypes"}) // generic array creation
+  /** {@link EngineConfig#lastCriticalTier()}; written on reconfiguration, read by the drain owner. */
+  private volatile int lastCriticalTier;
+
+  public Dispatcher(EngineParams config, Ticker ticker, Sink sink) {
+    this.sink = sink;
+    this.queues = new MpscCodelQueue[OpType.count()][TIERS];
+    this.lastCriticalTier = config.lastCriticalTier();
+    for (OpType op : OpType.values()) {
+      CodelConfig codel = codelConfig(config, op, config.queuesTimeoutNanos[op.ordinal()]);
+      for (int t = 0; t < TIERS; t++) {
+        queues[op.ordinal()][t] = new MpscCodelQueue<>(forTier(codel, t), ticker, this::onDrop);
+      }
+    }
+    this.drr = new DeficitRoundRobin(config.queuesDispatchWeight);
+  }
+
+  static CodelConfig codelConfig(EngineParams config, OpType op, long queueTimeoutNanos) {
+    int i = op.ordinal();
+    return CodelConfig.builder()
+        .target(java.time.Duration.ofNanos(config.queuesTargetNanos[i]))
+        .interval(java.time.Duration.ofNanos(config.queuesIntervalNanos[i]))
+        .capacity(config.queuesCapacity[i])
+        .sloughFactor(config.queuesSloughFactor[i])
+        .queueTimeout(java.time.Duration.ofNanos(queueTimeoutNanos))
+        .build();
+  }
+
+  /**
+   * Queues a request (any thread) and drains. Returns false if its queue was full: the sink has then already been
+   * told (QUEUE_FULL, on this thread).
+   */
+  public boolean enqueue(QueuedRequest request) {
+    addWaiting(1);
+    MpscCodelQueue<QueuedRequest> queue = queues[request.op.ordinal()][request.tier];
+    if (!queue.offer(request, request.deadlineNanos)) {
+      return false; // onDrop(QUEUE_FULL) already decremented waiting
+    }
+    drain();
+    return true;
+  }
+
+  /** Called after a permit is freed: drains if anything waits. One volatile read when nothing does. */
+  public void afterRelease() {
+    if (waiting > 0) {
+      drain();
+    }
+  }
+
+  /** Asks the next drain to drop expired requests from every queue, and drains now if possible (control tick). */
+  public void maintain() {
+    maintenanceRequested = true;
+    drain();
+  }
+
+  /** Runs the drain loop if no other thread does; otherwise makes the owner run it once more. Never blocks. */
+  void drain() {
+    for (;;) {
+      int s = status.get();
+      if (s == IDLE) {
+        if (status.compareAndSet(IDLE, DRAINING)) {
+          break;
+        }
+      } else if (s == DRAINING) {
+        if (status.compareAndSet(DRAINING, RERUN)) {
+          return;
+        }
+      } else {
+        return; // RERUN already flagged: the owner will see our change
+      }
+    }
+    try {
+      do {
+        status.set(DRAINING);
+        drainOnce();
+      } while (!status.compareAndSet(DRAINING, IDLE));
+    } catch (RuntimeException | Error e) {
+      status.set(IDLE);
+      throw e;
+    }
+  }
+
+  private void drainOnce() {
+    if (maintenanceRequested) {
+      maintenanceRequested = false;
+      for (MpscCodelQueue<QueuedRequest>[] byTier : queues) {
+        for (MpscCodelQueue<QueuedRequest> queue : byTier) {
+          queue.dropExpired();
+        }
+      }
+    }
+    while (waiting > 0) {
+      if (!sink.tryAcquirePermit(criticalWaiting(lastCriticalTier))) {
+        return;
+      }
+      QueuedRequest next = drr.next(this);
+      if (next == null) {
+        sink.returnPermit();
+        return;
+      }
+      addWaiting(-1);
+      sink.dispatch(next);
+    }
+  }
+
+  /** Whether a request of a tier up to {@code lastTier} is queued, in any op type (drain owner only). */
+  private boolean criticalWaiting(int lastTier) {
+    for (MpscCodelQueue<QueuedRequest>[] byTier : queues) {
+      for (int t = 0; t <= lastTier; t++) {
+        if (!byTier[t].isEmpty()) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Strict tier priority within one op type (drain owner only). */
+  @Override
+  public QueuedRequest poll(int op) {
+    MpscCodelQueue<QueuedRequest>[] byTier = queues[op];
+    for (int t = 0; t < TIERS; t++) {
+      if (!byTier[t].isEmpty()) {
+        QueuedRequest r = byTier[t].poll();
+        if (r != null) {
+          return r;
+        }
+      }
+    }
+    return null;
+  }
+
+  private void onDrop(QueuedRequest request, DropReason reason) {
+    addWaiting(-1);
+    sink.dropped(request, map(reason), reason == DropReason.QUEUE_FULL);
+  }
+
+  static Reason map(DropReason reason) {
+    switch (reason) {
+      case QUEUE_FULL:
+        return Reason.QUEUE_FULL;
+      case SLOUGHED:
+        return Reason.SLOUGHED;
+      case QUEUE_TIMEOUT:
+        return Reason.QUEUE_TIMEOUT;
+      default:
+        return Reason.DEADLINE;
+    }
+  }
+
+  /** Applies a new queue configuration to every tier's queue of an op type (thread-safe per the queue). */
+  void reconfigure(OpType op, CodelConfig config) {
+    MpscCodelQueue<QueuedRequest>[] byTier = queues[op.ordinal()];
+    for (int t = 0; t < byTier.length; t++) {
+      byTier[t].reconfigure(forTier(config, t));
+    }
+  }
+
+  /**
+   * The queue configuration of one tier. The critical tiers (the never-shed ones and the next, which the rejector
+   * sheds last) are not sloughed: they are dispatched first, so a wait in their queue is the wait for a permit, not
+   * a standing queue of their own, and CoDel's overload state, set by the whole op type's queueing, would otherwise
+   * drop them after twice a target sized for RPCs (10 ms) on a node whose requests take tens of milliseconds. Their
+   * hard sojourn cap (the queue timeout) still applies.
+   */
+  private CodelConfig forTier(CodelConfig config, int tier) {
+    return tier <= lastCriticalTier ? config.toBuilder().sloughFactor(CodelConfig.MAX_SLOUGH_FACTOR).build() : config;
+  }
+
+  /** A reconfiguration's critical tiers; the queues take them with their next {@link #reconfigure}. */
+  public void criticalTiers(int lastCritical) {
+    lastCriticalTier = lastCritical;
+  }
+
+  public void weights(int[] weights) {
+    drr.weights(weights);
+  }
+
+  private void addWaiting(int delta) {
+    int previous = (int) WAITING.getAndAdd(this, delta); // typed exactly: the VarHandle call links directly
+  }
+
+  /** Requests waiting in all queues. */
+  public int waiting() {
+    return Math.max(0, waiting);
+  }
+
+  /**
+   * Requests of an op type waiting in the given tier's queue or a more important one: those a new request of that
+   * tier would find ahead of it under strict tier priority (any thread; a snapshot).
+   */
+  public int waitingAhead(OpType op, int tier) {
+    MpscCodelQueue<QueuedRequest>[] byTier = queues[op.ordinal()];
+    int n = 0;
+    for (int t = 0; t <= tier; t++) {
+      n += byTier[t].size();
+    }
+    return n;
+  }
+
+  /** The tiers with requests waiting in some op type's queue: bit t for tier t (any thread; a snapshot). */
+  public long waitingTiers() {
+    long tiers = 0L;
+    for (MpscCodelQueue<QueuedRequest>[] byTier : queues) {
+      for (int t = 0; t < byTier.length; t++) {
+        if (byTier[t].size() > 0) {
+          tiers |= 1L << t;
+        }
+      }
+    }
+    return tiers;
+  }
+
+  public QueueStats stats(OpType op, Tier tier) {
+    return queues[op.ordinal()][tier.ordinal()].stats();
+  }
+
+  public int size(OpType op) {
+    int n = 0;
+    for (MpscCodelQueue<QueuedRequest> queue : queues[op.ordinal()]) {
+      n += queue.size();
+    }
+    return n;
+  }
+}
