@@ -1,5 +1,6 @@
 package io.spillway.admission;
 
+import io.spillway.admission.config.keys.EngineKeys;
 import java.util.Objects;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -39,12 +40,8 @@ public final class ClientClass {
     } catch (PatternSyntaxException e) {
       check.fail(field + ".pattern", "must be a valid regular expression, was '" + pattern + "'");
     }
-    if (!(share > 0.0 && share <= 100.0)) {
-      check.fail(field + ".share", "must be > 0 and <= 100, was " + share);
-    }
-    if (floor < 1) {
-      check.fail(field + ".floor", "must be >= 1, was " + floor);
-    }
+    check.check(field + ".share", EngineKeys.CLIENTS_CLASSES_SHARE, share, ref -> null);
+    check.check(field + ".floor", EngineKeys.CLIENTS_CLASSES_FLOOR, floor, ref -> null);
     check.throwIfInvalid();
     this.pattern = compiled;
     this.share = share;

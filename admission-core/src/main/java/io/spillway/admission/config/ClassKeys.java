@@ -3,6 +3,7 @@ package io.spillway.admission.config;
 import io.spillway.admission.ClientClass;
 import io.spillway.admission.EngineConfig;
 import io.spillway.admission.Tier;
+import io.spillway.admission.config.keys.EngineKeys;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -15,8 +16,8 @@ import java.util.regex.Pattern;
  */
 final class ClassKeys {
 
-  static final String DEFAULT = "clients.default";
-  static final String CLASSES = "clients.classes";
+  static final String DEFAULT = EngineKeys.CLIENTS_DEFAULT;
+  static final String CLASSES = EngineKeys.CLIENTS_CLASSES;
 
   private static final Pattern CLASS_FIELD =
       Pattern.compile("clientClass\\[(.+)]\\.(pattern|share|floor|maxTier)");
@@ -73,13 +74,13 @@ final class ClassKeys {
     return Optional.empty();
   }
 
-  /** The floor as an int; out of range, a problem at its key and a stand-in that the builder accepts. */
+  /** The floor as an int (its range is {@link ClientClass}'s); beyond an int, a problem at its key. */
   private static int toInt(ConfigValues values, String path) {
-    long value = values.get(path, Long.class);
-    if (value < 1 || value > Integer.MAX_VALUE) {
-      values.problem(path, "must be >= 1 and <= " + Integer.MAX_VALUE + ", was " + value);
+    try {
+      return (Integer) EngineConfigBinding.convert(values.get(path, Long.class), Integer.class);
+    } catch (IllegalArgumentException e) {
+      values.problem(path, e.getMessage());
       return 1;
     }
-    return (int) value;
   }
 }

@@ -1,0 +1,133 @@
+package io.spillway.admission.config.keys;
+
+import io.spillway.admission.EngineConfig;
+import io.spillway.admission.OpType;
+import io.spillway.admission.config.ConfigKey;
+import io.spillway.admission.config.ValueType;
+import java.util.Locale;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+
+/**
+ * One config key, declared once: its YAML path, type, unit, range, default and effect, and the builder setter and
+ * getter that carry its one Java name ({@link #field()}, the path in camelCase). The client-class keys have no setter
+ * or getter: a class is built from several keys at once.
+ *
+ * @param <T> the Java type the builder takes (Integer, Double, Duration, Boolean, an enum or a list)
+ */
+public final class Key<T> {
+
+  private final int index;
+  private final String path;
+  private final ValueType<?> type;
+  private final Class<T> javaType;
+  private final String unit;
+  private final Range range;
+  private final T defaultValue;
+  private final String effect;
+  private final BiConsumer<EngineConfig.Builder, T> setter;
+  private final Function<EngineConfig, T> getter;
+
+  @SuppressWarnings("checkstyle:ParameterNumber")
+  Key(int index, String path, ValueType<?> type, Class<T> javaType, String unit, Range range, T defaultValue,
+      String effect, BiConsumer<EngineConfig.Builder, T> setter, Function<EngineConfig, T> getter) {
+    this.index = index;
+    this.path = path;
+    this.type = type;
+    this.javaType = javaType;
+    this.unit = unit;
+    this.range = range;
+    this.defaultValue = defaultValue;
+    this.effect = effect;
+    this.setter = setter;
+    this.getter = getter;
+  }
+
+  /** The position in {@link EngineKeys#all()}, where a builder keeps the value. */
+  public int index() {
+    return index;
+  }
+
+  public String path() {
+    return path;
+  }
+
+  public ValueType<?> type() {
+    return type;
+  }
+
+  public Class<T> javaType() {
+    return javaType;
+  }
+
+  public Range range() {
+    return range;
+  }
+
+  public T defaultValue() {
+    return defaultValue;
+  }
+
+  /** The key as the schema and the docs see it: the range rendered from its data. */
+  public ConfigKey configKey() {
+    return new ConfigKey(path, type, unit, range.describe(type), effect);
+  }
+
+  /** Whether the key is fed to the builder alone (not as part of a client class). */
+  public boolean boundOneByOne() {
+    return setter != null;
+  }
+
+  /** Feeds a value of the key's Java type to the builder. */
+  public void set(EngineConfig.Builder builder, Object value) {
+    setter.accept(builder, javaType.cast(value));
+  }
+
+  /** Reads the key back from a config. */
+  public T get(EngineConfig config) {
+    return getter.apply(config);
+  }
+
+  /** The one Java name of the key: setter, getter and the field of its violations. */
+  public String field() {
+    return fieldOf(path);
+  }
+
+  /**
+   * A path in camelCase, an op type segment moved into brackets ({@code queues.read.target} ->
+   * {@code queuesTarget[READ]}, {@code pid.tick} -> {@code pidTick}).
+   */
+  public static String fieldOf(String path) {
+    StringBuilder name = new StringBuilder();
+    String op = "";
+    for (String segment : path.split("\\.")) {
+      if (isOp(segment)) {
+        op = "[" + segment.toUpperCase(Locale.ROOT) + "]";
+        continue;
+      }
+      for (String word : segment.split("-")) {
+        name.append(name.length() == 0 ? word : Character.toUpperCase(word.charAt(0)) + word.substring(1));
+      }
+    }
+    return name + op;
+  }
+
+  private static boolean isOp(String segment) {
+    for (OpType op : OpType.values()) {
+      if (op.name().toLowerCase(Locale.ROOT).equals(segment)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The full path a bound's reference denotes: a sibling's last segment, or a full path. */
+  public String resolve(String ref) {
+    return ref.contains(".") ? ref : path.substring(0, path.lastIndexOf('.') + 1) + ref;
+  }
+
+  @Override
+  public String toString() {
+    return path;
+  }
+}
