@@ -12,8 +12,9 @@ import java.util.function.Function;
 /**
  * Collects every invalid value of one {@link EngineConfig} instead of stopping at the first: each check records a
  * {@link ConfigViolation} (the field, the bound, the value received), so the remaining fields are still checked;
- * the bounds are the ranges declared in the key table ({@link EngineKeys}). A check whose field, or a field it refers to, is already invalid records
- * nothing more: one problem per field, and no follow-on problem judged against a bad value.
+ * the bounds are the ranges declared in the key table ({@link EngineKeys}). A check whose field, or a field it
+ * refers to, is already invalid records nothing more: one problem per field, and no follow-on problem judged
+ * against a bad value.
  */
 final class ConfigCheck {
 

@@ -102,7 +102,7 @@ public final class EngineConfig {
     Set<String> names = new HashSet<>();
     for (ClientClass c : clientClasses) {
       if (!names.add(c.name()) || c.name().equals(defaultClientClass.name())) {
-        check.fail("clientClass", "names must be unique, '" + c.name() + "' appears twice");
+        check.fail(Key.fieldOf(EngineKeys.CLIENTS_CLASSES), "names must be unique, '" + c.name() + "' appears twice");
       }
     }
     dryRun = b.get(EngineKeys.DRY_RUN);
@@ -267,11 +267,11 @@ public final class EngineConfig {
     return signalsQueueDelayScope;
   }
 
-  public List<ClientClass> clientClasses() {
+  public List<ClientClass> clientsClasses() {
     return clientClasses;
   }
 
-  public ClientClass defaultClientClass() {
+  public ClientClass clientsDefault() {
     return defaultClientClass;
   }
 
@@ -329,9 +329,8 @@ public final class EngineConfig {
    * Mutable builder of {@link EngineConfig}; every setter returns {@code this}. Values are checked by
    * {@link #build()}, which reports every invalid field at once, each with its bound and the value received.
    *
-   * <p>The field initialisers below are the one home of the defaults: the embedded {@code spillway-default.yaml}
-   * and the key table of {@code docs/configuration.md} (which states each setter's default and range by YAML key)
-   * are generated from them, so the setters' docs do not restate them.
+   * <p>Each setter's default and range are declared once, in the key table ({@code config.keys.EngineKeys}), which
+   * the builder starts from and checks against; {@code docs/configuration.md} lists them by YAML key.
    */
   public static final class Builder {
 
@@ -341,7 +340,7 @@ public final class EngineConfig {
 
     Builder() {
       values = EngineKeys.defaults();
-      defaultClientClass = new ClientClass("default", ".*", EngineKeys.CLIENTS_DEFAULT_SHARE.defaultValue(),
+      defaultClientClass = new ClientClass(ClientClass.DEFAULT, ".*", EngineKeys.CLIENTS_DEFAULT_SHARE.defaultValue(),
           EngineKeys.CLIENTS_DEFAULT_FLOOR.defaultValue(), EngineKeys.CLIENTS_DEFAULT_MAX_TIER.defaultValue());
     }
 
@@ -544,18 +543,18 @@ public final class EngineConfig {
     }
 
     /** Appends a client class; classes are matched in the order added, the default class last. */
-    public Builder clientClass(ClientClass value) {
-      clientClasses.add(Objects.requireNonNull(value, "clientClass"));
+    public Builder clientsClasses(ClientClass value) {
+      clientClasses.add(Objects.requireNonNull(value, "clientsClasses"));
       return this;
     }
 
     /** Appends a client class; see {@link ClientClass#ClientClass}. */
-    public Builder clientClass(String name, String pattern, double share, int floor, Tier maxTier) {
-      return clientClass(new ClientClass(name, pattern, share, floor, maxTier));
+    public Builder clientsClasses(String name, String pattern, double share, int floor, Tier maxTier) {
+      return clientsClasses(new ClientClass(name, pattern, share, floor, maxTier));
     }
 
     /** Removes every client class added so far. */
-    public Builder clearClientClasses() {
+    public Builder clearClientsClasses() {
       clientClasses.clear();
       return this;
     }
@@ -564,8 +563,8 @@ public final class EngineConfig {
      * The class of clients no pattern matches (by default it may not claim the never-shed T0: list infrastructure
      * clients in a class allowed T0). Keys {@code clients.default.*}.
      */
-    public Builder defaultClientClass(double share, int floor, Tier maxTier) {
-      defaultClientClass = new ClientClass("default", ".*", share, floor, maxTier);
+    public Builder clientsDefault(double share, int floor, Tier maxTier) {
+      defaultClientClass = new ClientClass(ClientClass.DEFAULT, ".*", share, floor, maxTier);
       return this;
     }
 

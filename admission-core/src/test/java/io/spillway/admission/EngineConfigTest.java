@@ -41,8 +41,8 @@ class EngineConfigTest {
             "retryAfterMax must be >= retryAfterMin (2s), was 1s"),
         bad(b -> b.retryAfterJitter(1.0), "retryAfterJitter must be >= 0 and < 1, was 1.0"),
         bad(b -> b.tunerLatencyMinSamples(0), "tunerLatencyMinSamples must be >= 1 and <= 1000000, was 0"),
-        bad(b -> b.clientClass("x", "a.*", 0.5, 1, Tier.T0).clientClass("x", "b.*", 0.5, 1, Tier.T0),
-            "clientClass names must be unique, 'x' appears twice"));
+        bad(b -> b.clientsClasses("x", "a.*", 0.5, 1, Tier.T0).clientsClasses("x", "b.*", 0.5, 1, Tier.T0),
+            "clientsClasses names must be unique, 'x' appears twice"));
   }
 
   private static Arguments bad(UnaryOperator<EngineConfig.Builder> change, String message) {
@@ -60,11 +60,11 @@ class EngineConfigTest {
   @Test
   void clientClassValidatesItsOwnFields() {
     assertThatThrownBy(() -> new ClientClass("b", "(", 0.5, 1, Tier.T0))
-        .hasMessage("clientClass[b].pattern must be a valid regular expression, was '('");
+        .hasMessage("clientsClassesPattern[b] must be a valid regular expression, was '('");
     assertThatThrownBy(() -> new ClientClass("b", ".*", 0, 1, Tier.T0))
-        .hasMessage("clientClass[b].share must be > 0 and <= 100, was 0.0");
+        .hasMessage("clientsClassesShare[b] must be > 0 and <= 100, was 0.0");
     assertThatThrownBy(() -> new ClientClass("b", ".*", 0.5, 0, Tier.T0))
-        .hasMessage("clientClass[b].floor must be >= 1, was 0");
+        .hasMessage("clientsClassesFloor[b] must be >= 1, was 0");
   }
 
   @Test

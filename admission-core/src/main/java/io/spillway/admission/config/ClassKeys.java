@@ -5,9 +5,6 @@ import io.spillway.admission.EngineConfig;
 import io.spillway.admission.Tier;
 import io.spillway.admission.config.keys.EngineKeys;
 import java.util.Map;
-import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The scorecard's client classes in the config file: {@code clients.default.*} for clients no pattern matches and
@@ -19,14 +16,11 @@ final class ClassKeys {
   static final String DEFAULT = EngineKeys.CLIENTS_DEFAULT;
   static final String CLASSES = EngineKeys.CLIENTS_CLASSES;
 
-  private static final Pattern CLASS_FIELD =
-      Pattern.compile("clientClass\\[(.+)]\\.(pattern|share|floor|maxTier)");
-
   private ClassKeys() {}
 
   static void bind(ConfigValues values, EngineConfig.Builder builder) {
-    ClientClass fallback = EngineConfig.defaults().defaultClientClass();
-    values.at(DEFAULT, () -> builder.defaultClientClass(
+    ClientClass fallback = EngineConfig.defaults().clientsDefault();
+    values.at(DEFAULT, () -> builder.clientsDefault(
         values.has(DEFAULT + ".share") ? values.get(DEFAULT + ".share", Double.class) : fallback.share(),
         values.has(DEFAULT + ".floor")
             ? toInt(values, DEFAULT + ".floor") : fallback.floor(),
@@ -41,7 +35,7 @@ final class ClassKeys {
         }
       }
       if (complete) {
-        values.at(at, () -> builder.clientClass(name, values.get(at + ".pattern", String.class),
+        values.at(at, () -> builder.clientsClasses(name, values.get(at + ".pattern", String.class),
             values.get(at + ".share", Double.class), toInt(values, at + ".floor"),
             values.get(at + ".max-tier", Tier.class)));
       }
@@ -49,29 +43,17 @@ final class ClassKeys {
   }
 
   static void write(EngineConfig config, Map<String, Object> values) {
-    ClientClass d = config.defaultClientClass();
+    ClientClass d = config.clientsDefault();
     values.put(DEFAULT + ".share", d.share());
     values.put(DEFAULT + ".floor", (long) d.floor());
     values.put(DEFAULT + ".max-tier", d.maxTier());
-    for (ClientClass c : config.clientClasses()) {
+    for (ClientClass c : config.clientsClasses()) {
       String at = CLASSES + "." + c.name();
       values.put(at + ".pattern", c.pattern());
       values.put(at + ".share", c.share());
       values.put(at + ".floor", (long) c.floor());
       values.put(at + ".max-tier", c.maxTier());
     }
-  }
-
-  static Optional<String> keyOfField(String builderField) {
-    Matcher m = CLASS_FIELD.matcher(builderField);
-    if (m.matches()) {
-      String part = m.group(2).equals("maxTier") ? "max-tier" : m.group(2);
-      return Optional.of((m.group(1).equals("default") ? DEFAULT : CLASSES + "." + m.group(1)) + "." + part);
-    }
-    if (builderField.equals("clientClass")) {
-      return Optional.of(CLASSES);
-    }
-    return Optional.empty();
   }
 
   /** The floor as an int (its range is {@link ClientClass}'s); beyond an int, a problem at its key. */

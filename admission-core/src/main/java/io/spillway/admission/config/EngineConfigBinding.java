@@ -25,10 +25,9 @@ public final class EngineConfigBinding implements ConfigBinding<EngineConfig> {
     List<ConfigKey> keys = new ArrayList<>();
     for (Key<?> key : EngineKeys.all()) {
       keys.add(key.configKey());
-      if (key.boundOneByOne()) {
-        keyByField.put(key.field(), key.path());
-      }
+      keyByField.put(key.field(), key.path());
     }
+    keyByField.put(Key.fieldOf(EngineKeys.CLIENTS_CLASSES), EngineKeys.CLIENTS_CLASSES);
     schema = new ConfigSchema(keys);
   }
 
@@ -37,13 +36,17 @@ public final class EngineConfigBinding implements ConfigBinding<EngineConfig> {
     return schema;
   }
 
+  /** The inverse of {@link Key#field}: {@code clientsClassesShare[web]} -> {@code clients.classes.web.share}. */
   @Override
   public Optional<String> keyOfField(String builderField) {
     String key = keyByField.get(builderField);
-    if (key != null) {
-      return Optional.of(key);
+    int bracket = builderField.indexOf('[');
+    if (key == null && bracket > 0) {
+      String name = builderField.substring(bracket + 1, builderField.length() - 1);
+      String pattern = keyByField.get(builderField.substring(0, bracket) + "[*]");
+      key = pattern == null ? null : pattern.replace("*", name);
     }
-    return ClassKeys.keyOfField(builderField);
+    return Optional.ofNullable(key);
   }
 
   @Override

@@ -40,6 +40,7 @@ class EngineKeysTest {
     assertThat(Key.fieldOf("queues.read.slough-factor")).isEqualTo("queuesSloughFactor[READ]");
     assertThat(Key.fieldOf("signals.latency.scan.scope")).isEqualTo("signalsLatencyScope[SCAN]");
     assertThat(Key.fieldOf("dry-run")).isEqualTo("dryRun");
+    assertThat(Key.fieldOf("clients.classes.*.max-tier")).isEqualTo("clientsClassesMaxTier[*]");
   }
 
   /**
@@ -54,11 +55,14 @@ class EngineKeysTest {
         names.add(key.field().replaceAll("\\[.*]$", ""));
       }
     }
+    // the client classes are set a class at a time, named by their section
+    names.add(Key.fieldOf(EngineKeys.CLIENTS_CLASSES));
+    names.add(Key.fieldOf(EngineKeys.CLIENTS_DEFAULT));
     Set<String> setters = publicMethods(EngineConfig.Builder.class);
-    setters.removeAll(Set.of("build", "clientClass", "clearClientClasses", "defaultClientClass"));
+    setters.removeAll(Set.of("build", "clearClientsClasses"));
     assertThat(setters).isEqualTo(names);
     Set<String> getters = publicMethods(EngineConfig.class);
-    getters.removeAll(Set.of("toBuilder", "toString", "clientClasses", "defaultClientClass"));
+    getters.removeAll(Set.of("toBuilder", "toString"));
     assertThat(getters).isEqualTo(names);
   }
 

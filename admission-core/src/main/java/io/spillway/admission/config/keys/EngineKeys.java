@@ -169,7 +169,8 @@ public final class EngineKeys {
       "Tiers the rejection ratio never sheds (the hard cap and client limits still apply).",
       (b, v) -> b.tiersNeverShed(v.toArray(new Tier[0])), EngineKeys::sortedTiers);
   public static final Key<Integer> TIERS_COHORTS = integer("tiers.cohorts", "cohorts",
-      Range.of(incl(1), incl(1024)), 128, "Cohorts per tier: priority level = tier × cohorts + cohort (Cinnamon: 128).",
+      Range.of(incl(1), incl(1024)), 128,
+      "Cohorts per tier: priority level = tier × cohorts + cohort (Cinnamon: 128).",
       EngineConfig.Builder::tiersCohorts, EngineConfig::tiersCohorts);
   public static final Key<Duration> TIERS_COHORT_EPOCH = duration("tiers.cohort-epoch",
       Range.atLeast(excl(Duration.ZERO)), Duration.ofMinutes(1), "How often the unlucky cohorts within a tier rotate.",
@@ -216,8 +217,8 @@ public final class EngineKeys {
   public static final Key<Duration> RETRY_AFTER_MIN = duration("retry-after.min",
       Range.atLeast(excl(Duration.ZERO)), ms(10), "Lower bound of retry-after hints.",
       EngineConfig.Builder::retryAfterMin, EngineConfig::retryAfterMin);
-  public static final Key<Duration> RETRY_AFTER_MAX = duration("retry-after.max", Range.atLeast(inclKey("retry-after.min")),
-      Duration.ofSeconds(30), "Upper bound of retry-after hints.",
+  public static final Key<Duration> RETRY_AFTER_MAX = duration("retry-after.max",
+      Range.atLeast(inclKey("retry-after.min")), Duration.ofSeconds(30), "Upper bound of retry-after hints.",
       EngineConfig.Builder::retryAfterMax, EngineConfig::retryAfterMax);
   public static final Key<Double> RETRY_AFTER_JITTER = number("retry-after.jitter", "fraction",
       Range.of(incl(0.0), excl(1.0)), 0.5,
@@ -278,7 +279,6 @@ public final class EngineKeys {
   }
 
   @SafeVarargs
-  @SuppressWarnings("checkstyle:ParameterNumber")
   private static <T> PerOp<T> perOp(String section, String name, ValueType<?> type, Class<T> javaType, String unit,
       Range range, String effect, OpSetter<T> setter, OpGetter<T> getter, T... defaults) {
     return new PerOp<>(op -> add(section + "." + op.name().toLowerCase(Locale.ROOT) + "." + name, type, javaType,
@@ -303,7 +303,6 @@ public final class EngineKeys {
     return add(path, type, javaType, unit, range, defaultValue, effect, null, null);
   }
 
-  @SuppressWarnings("checkstyle:ParameterNumber")
   private static <T> Key<T> add(String path, ValueType<?> type, Class<T> javaType, String unit, Range range,
       T defaultValue, String effect, BiConsumer<EngineConfig.Builder, T> setter, Function<EngineConfig, T> getter) {
     Key<T> key = new Key<>(ALL.size(), path, type, javaType, unit, range, defaultValue, effect, setter, getter);

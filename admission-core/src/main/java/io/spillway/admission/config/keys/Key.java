@@ -28,7 +28,6 @@ public final class Key<T> {
   private final BiConsumer<EngineConfig.Builder, T> setter;
   private final Function<EngineConfig, T> getter;
 
-  @SuppressWarnings("checkstyle:ParameterNumber")
   Key(int index, String path, ValueType<?> type, Class<T> javaType, String unit, Range range, T defaultValue,
       String effect, BiConsumer<EngineConfig.Builder, T> setter, Function<EngineConfig, T> getter) {
     this.index = index;
@@ -94,14 +93,15 @@ public final class Key<T> {
   }
 
   /**
-   * A path in camelCase, an op type segment moved into brackets ({@code queues.read.target} ->
-   * {@code queuesTarget[READ]}, {@code pid.tick} -> {@code pidTick}).
+   * A path in camelCase, an op type or a chosen name moved into brackets ({@code queues.read.target} ->
+   * {@code queuesTarget[READ]}, {@code pid.tick} -> {@code pidTick}, {@code clients.classes.*.share} ->
+   * {@code clientsClassesShare[*]}).
    */
   public static String fieldOf(String path) {
     StringBuilder name = new StringBuilder();
     String op = "";
     for (String segment : path.split("\\.")) {
-      if (isOp(segment)) {
+      if (isOp(segment) || segment.equals("*")) {
         op = "[" + segment.toUpperCase(Locale.ROOT) + "]";
         continue;
       }

@@ -5,6 +5,8 @@ import io.spillway.durations.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * The accepted values of a numeric key, as data: a lower and an upper bound, each inclusive or exclusive, each a
@@ -91,8 +93,8 @@ public record Range(Bound min, Bound max, String note) {
    * Checks a value; {@code resolve} gives a referenced key's value (by the ref as declared) and {@code field} its
    * Java name. Returns null when the value is in range.
    */
-  public Violation violation(ValueType<?> type, Object value, java.util.function.Function<String, Object> resolve,
-      java.util.function.UnaryOperator<String> field) {
+  public Violation violation(ValueType<?> type, Object value, Function<String, Object> resolve,
+      UnaryOperator<String> field) {
     if (value == null) {
       return new Violation("must be set, was null", List.of());
     }
@@ -116,7 +118,7 @@ public record Range(Bound min, Bound max, String note) {
     return new Violation(text.append(", was ").append(format(type, value)).toString(), references);
   }
 
-  private static boolean within(double v, Bound b, java.util.function.Function<String, Object> resolve,
+  private static boolean within(double v, Bound b, Function<String, Object> resolve,
       boolean lower) {
     double bound = asDouble(b.ref() == null ? b.value() : resolve.apply(b.ref())) * b.factor();
     if (lower) {
@@ -125,8 +127,8 @@ public record Range(Bound min, Bound max, String note) {
     return b.inclusive() ? v <= bound : v < bound;
   }
 
-  private static String bound(ValueType<?> type, Bound b, java.util.function.Function<String, Object> resolve,
-      java.util.function.UnaryOperator<String> field, List<String> references) {
+  private static String bound(ValueType<?> type, Bound b, Function<String, Object> resolve,
+      UnaryOperator<String> field, List<String> references) {
     if (b.ref() == null) {
       return constant(type, b.value());
     }
