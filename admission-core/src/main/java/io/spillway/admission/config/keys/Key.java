@@ -13,59 +13,20 @@ import java.util.function.Function;
  * getter that carry its one Java name ({@link #field()}, the path in camelCase). The client-class keys have no setter
  * or getter: a class is built from several keys at once.
  *
- * @param <T> the Java type the builder takes (Integer, Double, Duration, Boolean, an enum or a list)
+ * @param index the position in {@link EngineKeys#all()}, where a builder keeps the value
+ * @param path the dotted YAML path; {@code *} for a name the operator chooses
+ * @param type how the value is parsed and written
+ * @param javaType the Java type the builder takes (Integer, Double, Duration, Boolean, an enum or a list)
+ * @param unit the unit the docs state ({@code "-"} when unitless)
+ * @param range the accepted values
+ * @param defaultValue the default; null for a client-class key that every class must set
+ * @param effect what the key does, for the docs
+ * @param setter feeds the value to the builder; null for a client-class key
+ * @param getter reads the value back; null for a client-class key
+ * @param <T> the Java type
  */
-public final class Key<T> {
-
-  private final int index;
-  private final String path;
-  private final ValueType<?> type;
-  private final Class<T> javaType;
-  private final String unit;
-  private final Range range;
-  private final T defaultValue;
-  private final String effect;
-  private final BiConsumer<EngineConfig.Builder, T> setter;
-  private final Function<EngineConfig, T> getter;
-
-  Key(int index, String path, ValueType<?> type, Class<T> javaType, String unit, Range range, T defaultValue,
-      String effect, BiConsumer<EngineConfig.Builder, T> setter, Function<EngineConfig, T> getter) {
-    this.index = index;
-    this.path = path;
-    this.type = type;
-    this.javaType = javaType;
-    this.unit = unit;
-    this.range = range;
-    this.defaultValue = defaultValue;
-    this.effect = effect;
-    this.setter = setter;
-    this.getter = getter;
-  }
-
-  /** The position in {@link EngineKeys#all()}, where a builder keeps the value. */
-  public int index() {
-    return index;
-  }
-
-  public String path() {
-    return path;
-  }
-
-  public ValueType<?> type() {
-    return type;
-  }
-
-  public Class<T> javaType() {
-    return javaType;
-  }
-
-  public Range range() {
-    return range;
-  }
-
-  public T defaultValue() {
-    return defaultValue;
-  }
+public record Key<T>(int index, String path, ValueType<?> type, Class<T> javaType, String unit, Range range,
+    T defaultValue, String effect, BiConsumer<EngineConfig.Builder, T> setter, Function<EngineConfig, T> getter) {
 
   /** The key as the schema and the docs see it: the range rendered from its data. */
   public ConfigKey configKey() {
