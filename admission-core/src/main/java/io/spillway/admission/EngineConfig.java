@@ -4,6 +4,7 @@ import static io.spillway.durations.Durations.format;
 
 import io.spillway.admission.config.keys.EngineKeys;
 import io.spillway.admission.config.keys.Key;
+import io.spillway.admission.config.keys.Range;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -299,7 +300,6 @@ public final class EngineConfig {
     return tunerLatencyMinSamples;
   }
 
-  /** Level boundary: requests with a priority level below this are never shed by the ratio. */
   /**
    * The least important of the critical tiers: the never-shed tiers and the next one, which the rejector sheds last.
    * They alone may take the limit's reserve, and their queues are not sloughed.
@@ -308,6 +308,7 @@ public final class EngineConfig {
     return Math.min(Tier.count() - 1, neverShedTierCount);
   }
 
+  /** Level boundary: requests with a priority level below this are never shed by the ratio. */
   int firstSheddableLevel() {
     return neverShedTierCount * tiersCohorts;
   }
@@ -373,14 +374,7 @@ public final class EngineConfig {
     /** A checked duration in nanoseconds (an unchecked one only until the check throws). */
     private long nanos(Key<Duration> key) {
       Duration d = get(key);
-      if (d == null) {
-        return 0L;
-      }
-      try {
-        return d.toNanos();
-      } catch (ArithmeticException tooLong) {
-        return d.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
-      }
+      return d == null ? 0L : Range.nanos(d);
     }
 
     /** Inflight limit at start and after a restart; the tuner moves it from there. Key {@code limit.initial}. */

@@ -182,7 +182,7 @@ public record Range(Bound min, Bound max, String note) {
   }
 
   /** Nanoseconds, saturated: a duration too long for a long is beyond every bound. */
-  static long nanos(Duration d) {
+  public static long nanos(Duration d) {
     try {
       return d.toNanos();
     } catch (ArithmeticException tooLong) {
