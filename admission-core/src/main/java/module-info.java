@@ -1,7 +1,8 @@
 /**
  * Spillway's admission engine. Exported: the engine and its request API ({@code io.spillway.admission}), YAML
  * configuration with hot reload ({@code .config}), admission events ({@code .event}) and the Micrometer binding
- * ({@code .metrics}). The control algorithms ({@code .control}) are internal.
+ * ({@code .metrics}). The control algorithms ({@code .control}) and the config key table
+ * ({@code .config.keys}) are internal.
  *
  * <p>SnakeYAML Engine and Micrometer are optional: needed only to load YAML and to bind metrics.
  */

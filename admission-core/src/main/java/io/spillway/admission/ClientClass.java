@@ -1,5 +1,7 @@
 package io.spillway.admission;
 
+import io.spillway.admission.config.keys.EngineKeys;
+import io.spillway.admission.config.keys.Key;
 import java.util.Objects;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -11,6 +13,9 @@ import java.util.regex.PatternSyntaxException;
  * Immutable; validated at construction.
  */
 public final class ClientClass {
+
+  /** The name of the class of clients no pattern matches ({@code clients.default}). */
+  static final String DEFAULT = "default";
 
   private final String name;
   private final Pattern pattern;
@@ -29,27 +34,34 @@ public final class ClientClass {
   public ClientClass(String name, String pattern, double share, int floor, Tier maxTier) {
     this.name = Objects.requireNonNull(name, "name");
     ConfigCheck check = new ConfigCheck();
-    String field = "clientClass[" + name + "]";
     if (name.isBlank()) {
-      check.fail("clientClass.name", "must not be blank, was '" + name + "'");
+      check.fail(Key.fieldOf(EngineKeys.CLIENTS_CLASSES), "names must not be blank, was '" + name + "'");
     }
     Pattern compiled = null;
     try {
       compiled = Pattern.compile(Objects.requireNonNull(pattern, "pattern"));
     } catch (PatternSyntaxException e) {
-      check.fail(field + ".pattern", "must be a valid regular expression, was '" + pattern + "'");
+      check.fail(field(name, EngineKeys.CLIENTS_CLASSES_PATTERN),
+          "must be a valid regular expression, was '" + pattern + "'");
     }
-    if (!(share > 0.0 && share <= 100.0)) {
-      check.fail(field + ".share", "must be > 0 and <= 100, was " + share);
-    }
-    if (floor < 1) {
-      check.fail(field + ".floor", "must be >= 1, was " + floor);
-    }
+    check.check(field(name, EngineKeys.CLIENTS_CLASSES_SHARE), EngineKeys.CLIENTS_CLASSES_SHARE, share, ref -> null);
+    check.check(field(name, EngineKeys.CLIENTS_CLASSES_FLOOR), EngineKeys.CLIENTS_CLASSES_FLOOR, floor, ref -> null);
     check.throwIfInvalid();
     this.pattern = compiled;
     this.share = share;
     this.floor = floor;
     this.maxTier = Objects.requireNonNull(maxTier, "maxTier");
+  }
+
+  /**
+   * The Java name of one of this class's keys, by the rule of every key ({@code Key#field}): the default class's
+   * {@code clients.default.share} is {@code clientsDefaultShare}, class web's {@code clients.classes.web.share} is
+   * {@code clientsClassesShare[web]}.
+   */
+  private static String field(String name, Key<?> key) {
+    return name.equals(DEFAULT)
+        ? Key.fieldOf(key.path().replace(EngineKeys.CLIENTS_CLASSES + ".*", EngineKeys.CLIENTS_DEFAULT))
+        : key.field().replace("[*]", "[" + name + "]");
   }
 
   public String name() {

@@ -1,18 +1,20 @@
 package io.spillway.admission;
 
-import static io.spillway.durations.Durations.format;
-
-import java.time.Duration;
+import io.spillway.admission.config.keys.EngineKeys;
+import io.spillway.admission.config.keys.Key;
+import io.spillway.admission.config.keys.Range;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Collects every invalid value of one {@link EngineConfig} instead of stopping at the first: each check records a
- * {@link ConfigViolation} (the field, the bound, the value received) and returns a harmless stand-in, so the
- * remaining fields are still checked. A check whose field, or a field it refers to, is already invalid records
- * nothing more: one problem per field, and no follow-on problem judged against a bad value.
+ * {@link ConfigViolation} (the field, the bound, the value received), so the remaining fields are still checked;
+ * the bounds are the ranges declared in the key table ({@link EngineKeys}). A check whose field, or a field it
+ * refers to, is already invalid records nothing more: one problem per field, and no follow-on problem judged
+ * against a bad value.
  */
 final class ConfigCheck {
 
@@ -37,55 +39,44 @@ final class ConfigCheck {
     return true;
   }
 
-  long positive(String field, Duration value) {
-    if (value == null) {
-      fail(field, "must be set, was null");
-      return 1L;
+  /**
+   * Checks every key of the table against its declared range, the keys a range refers to first, so that a value
+   * judged against an invalid one reports nothing more.
+   */
+  void ranges(Object[] values) {
+    Set<Key<?>> done = new HashSet<>();
+    for (Key<?> key : EngineKeys.all()) {
+      if (key.boundOneByOne()) {
+        range(key, values, done);
+      }
     }
-    if (value.isNegative() || value.isZero()) {
-      fail(field, "must be > 0, was " + format(value.toNanos()));
-      return 1L;
-    }
-    return value.toNanos();
   }
 
-  /** A duration >= 0 (0 has a documented meaning, e.g. "learned"). */
-  long nonNegative(String field, Duration value) {
-    if (value == null) {
-      fail(field, "must be set, was null");
-      return 0L;
+  private void range(Key<?> key, Object[] values, Set<Key<?>> done) {
+    if (!done.add(key)) {
+      return;
     }
-    if (value.isNegative()) {
-      fail(field, "must be >= 0, was " + format(value.toNanos()));
-      return 0L;
+    List<String> refs = new ArrayList<>();
+    for (String ref : key.range().refs()) {
+      Key<?> other = EngineKeys.at(key.resolve(ref));
+      range(other, values, done);
+      refs.add(other.field());
     }
-    return value.toNanos();
+    Object value = values[key.index()];
+    if (!valid(refs.toArray(new String[0])) || value != null && !key.range().numeric()) {
+      return;
+    }
+    check(key.field(), key, value, ref -> values[EngineKeys.at(key.resolve(ref)).index()]);
   }
 
-  int atLeast(String field, int value, int min) {
-    if (value < min) {
-      fail(field, "must be >= " + min + ", was " + value);
-      return min;
+  /** Checks one value against a key's range, reported under {@code field}; whether it is in range. */
+  boolean check(String field, Key<?> key, Object value, Function<String, Object> refValue) {
+    Range.Violation v = key.range().violation(key.type(), value, refValue,
+        ref -> EngineKeys.at(key.resolve(ref)).field());
+    if (v != null) {
+      fail(field, v.text(), v.references().toArray(new String[0]));
     }
-    return value;
-  }
-
-  int between(String field, int value, int min, int max) {
-    if (value < min || value > max) {
-      fail(field, "must be >= " + min + " and <= " + max + ", was " + value);
-      return Math.max(min, Math.min(max, value));
-    }
-    return value;
-  }
-
-  /** min < value <= max, or min <= value <= max when minInclusive. */
-  double between(String field, double value, double min, boolean minInclusive, double max) {
-    boolean aboveMin = minInclusive ? value >= min : value > min;
-    if (!(aboveMin && value <= max)) {
-      fail(field, "must be " + (minInclusive ? ">= " : "> ") + min + " and <= " + max + ", was " + value);
-      return max;
-    }
-    return value;
+    return v == null;
   }
 
   /** Throws an {@link InvalidEngineConfigException} listing every violation, if there is any. */

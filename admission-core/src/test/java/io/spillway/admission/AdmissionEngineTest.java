@@ -30,7 +30,7 @@ class AdmissionEngineTest {
 
   private static EngineConfig.Builder fixedLimit(int limit) {
     return EngineConfig.builder().limitInitial(limit).limitMin(limit).limitMax(limit)
-        .defaultClientClass(100, 1, Tier.T0);
+        .clientsDefault(100, 1, Tier.T0);
   }
 
   /** Records the single answer of an async request. */
@@ -97,7 +97,7 @@ class AdmissionEngineTest {
 
   @Test
   void clientOverItsCapGetsClientLimitOnAHealthyNodeWhileOthersAreAdmitted() {
-    AdmissionEngine engine = engine(fixedLimit(20).clientClass("batch", "batch-.*", 0.1, 1, Tier.T0));
+    AdmissionEngine engine = engine(fixedLimit(20).clientsClasses("batch", "batch-.*", 0.1, 1, Tier.T0));
     ClientHandle noisy = engine.clients().register("batch-1");
     ClientHandle other = engine.clients().register("web");
     assertThat(Decisions.isAdmitted(engine.tryAcquire(OpType.READ, Tier.T2, noisy))).isTrue();
@@ -110,7 +110,7 @@ class AdmissionEngineTest {
 
   @Test
   void claimedTierIsCappedToTheClientClassHighestTier() {
-    AdmissionEngine engine = engine(fixedLimit(4).clientClass("batch", "batch-.*", 1, 1, Tier.T3));
+    AdmissionEngine engine = engine(fixedLimit(4).clientsClasses("batch", "batch-.*", 1, 1, Tier.T3));
     ClientHandle batch = engine.clients().register("batch-1");
     engine.tryAcquire(OpType.READ, Tier.T0, batch);
     assertThat(engine.stats().admitted(Tier.T0)).isZero();
@@ -275,7 +275,7 @@ class AdmissionEngineTest {
 
   @Test
   void dryRunAdmitsAndCountsWhatItWouldReject() {
-    AdmissionEngine engine = engine(fixedLimit(1).dryRun(true).clientClass("b", "b", 0.1, 1, Tier.T0));
+    AdmissionEngine engine = engine(fixedLimit(1).dryRun(true).clientsClasses("b", "b", 0.1, 1, Tier.T0));
     ClientHandle b = engine.clients().register("b");
     long first = engine.tryAcquire(OpType.SCAN, Tier.T4, b);
     long second = engine.tryAcquire(OpType.SCAN, Tier.T4, b);
@@ -313,7 +313,7 @@ class AdmissionEngineTest {
 
   @Test
   void completionStageCompletesWithAPermitOrTheRejection() throws Exception {
-    AdmissionEngine engine = engine(fixedLimit(1).clientClass("b", "b", 0.01, 1, Tier.T0));
+    AdmissionEngine engine = engine(fixedLimit(1).clientsClasses("b", "b", 0.01, 1, Tier.T0));
     ClientHandle c = engine.clients().register("c");
     CompletionStage<Permit> ok = engine.acquireAsync(OpType.READ, Tier.T1, c, -1, Decisions.NO_DEADLINE, DIRECT);
     Permit permit = ok.toCompletableFuture().get(10, TimeUnit.SECONDS);

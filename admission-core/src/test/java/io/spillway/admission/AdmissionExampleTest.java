@@ -28,7 +28,7 @@ class AdmissionExampleTest {
     EngineConfig config = EngineConfig.builder()
         .limitInitial(64).limitMin(8).limitMax(512)
         .queuesLatencyTarget(OpType.READ, Duration.ofMillis(5))
-        .clientClass("batch", "batch-.*", 0.1, 2, Tier.T3)   // 10 % of the limit, never above T3
+        .clientsClasses("batch", "batch-.*", 0.1, 2, Tier.T3)   // 10 % of the limit, never above T3
         .build();
     AdmissionEngine engine = AdmissionEngine.create(config, ticker);
     // engine.start(scheduler);  // or call engine.tick() every config.pidTick() from your own scheduler

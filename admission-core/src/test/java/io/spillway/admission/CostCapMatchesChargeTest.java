@@ -87,7 +87,7 @@ class CostCapMatchesChargeTest {
   @Test
   void theCostCapIsTheCountCapTimesTheMeanChargeOfTheLastCompletions() {
     AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder().limitInitial(10).limitMin(10)
-        .limitMax(10).defaultClientClass(1.0, 1, Tier.T0).build(), clock::read);
+        .limitMax(10).clientsDefault(1.0, 1, Tier.T0).build(), clock::read);
     ClientHandle client = engine.clients().register("c");
     // Three reads and one write complete: charges are each op type's estimate at acquire time.
     for (OpType op : new OpType[] {OpType.READ, OpType.READ, OpType.READ, OpType.WRITE}) {
@@ -107,7 +107,7 @@ class CostCapMatchesChargeTest {
   @Test
   void aTickWithoutCompletionsKeepsTheLastMixAndFollowsTheEstimates() {
     AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder().limitInitial(10).limitMin(10)
-        .limitMax(10).defaultClientClass(1.0, 1, Tier.T0).build(), clock::read);
+        .limitMax(10).clientsDefault(1.0, 1, Tier.T0).build(), clock::read);
     ClientHandle client = engine.clients().register("c");
     long token = engine.tryAcquire(OpType.READ, Tier.T1, client);
     engine.release(token, Outcome.SUCCESS, READ_NANOS);

@@ -27,7 +27,7 @@ class CountCapBindsForCheapRequestsTest {
 
   private AdmissionEngine engine(int limit, double share) {
     return AdmissionEngine.create(EngineConfig.builder().limitInitial(limit).limitMin(limit).limitMax(limit)
-        .clientClass("cheap", "cheap-.*", share, 1, Tier.T0).build(), clock::read);
+        .clientsClasses("cheap", "cheap-.*", share, 1, Tier.T0).build(), clock::read);
   }
 
   /** Acquires a cheap read into a new lease; the leases admitted are kept in {@link #held}. */

@@ -23,7 +23,7 @@ class CriticalReserveFollowsDemandTest {
   private final VirtualClock clock = new VirtualClock(0);
   private final AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder()
       .limitInitial(16).limitMin(16).limitMax(16)
-      .clientClass("critical", "checkout-.*", 4.0, 64, Tier.T1)
+      .clientsClasses("critical", "checkout-.*", 4.0, 64, Tier.T1)
       .build(), clock::read);
   private final ClientHandle checkout = engine.clients().register("checkout-web");
   private final ClientHandle batch = engine.clients().register("batch-report");

@@ -45,7 +45,7 @@ class DeadlineIgnoresLowerTierBacklogTest {
     VirtualClock clock = new VirtualClock(0);
     AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder()
         .limitInitial(1).limitMin(1).limitMax(1)
-        .defaultClientClass(100, 1_000, Tier.T0)
+        .clientsDefault(100, 1_000, Tier.T0)
         .queuesInitialServiceTime(OpType.READ, Duration.ofMillis(1))
         .queuesTimeout(OpType.READ, Duration.ofSeconds(1))
         .build(), clock::read);

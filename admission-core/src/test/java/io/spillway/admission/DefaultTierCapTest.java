@@ -10,7 +10,7 @@ class DefaultTierCapTest {
 
   @Test
   void anUnclassifiedClientAskingForT0IsTreatedAsT1() {
-    assertThat(EngineConfig.defaults().defaultClientClass().maxTier()).isEqualTo(Tier.T1);
+    assertThat(EngineConfig.defaults().clientsDefault().maxTier()).isEqualTo(Tier.T1);
     AdmissionEngine engine = AdmissionEngine.create(EngineConfig.defaults(), new VirtualClock(0)::read);
     ClientHandle anyone = engine.clients().register("some-service");
     long token = engine.tryAcquire(OpType.READ, Tier.T0, anyone);
@@ -22,7 +22,7 @@ class DefaultTierCapTest {
   @Test
   void infrastructureClientsListedInAClassKeepT0() {
     AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder()
-        .clientClass("raft", "raft-.*", 100.0, 64, Tier.T0).build(), new VirtualClock(0)::read);
+        .clientsClasses("raft", "raft-.*", 100.0, 64, Tier.T0).build(), new VirtualClock(0)::read);
     ClientHandle raft = engine.clients().register("raft-7");
     assertThat(Decisions.isAdmitted(engine.tryAcquire(OpType.WRITE, Tier.T0, raft))).isTrue();
     assertThat(engine.stats().admitted(Tier.T0)).isEqualTo(1);

@@ -19,7 +19,7 @@ class DryRunOverflowTest {
   @Test
   void dryRunAdmitsBeyondThePermitTableAndReleasesEachPermitOnce() {
     AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder().limitInitial(4).limitMin(4).limitMax(4)
-        .defaultClientClass(100, 1, Tier.T0).dryRun(true).build(), new VirtualClock(0)::read);
+        .clientsDefault(100, 1, Tier.T0).dryRun(true).build(), new VirtualClock(0)::read);
     ClientHandle c = engine.clients().register("c");
     int capacity = 4096; // the table's size for maxLimit 4
     List<Long> tokens = new ArrayList<>();

@@ -13,8 +13,8 @@ class EffectiveTierTest {
 
   private static EngineConfig classes(Tier batchCap) {
     return EngineConfig.builder()
-        .clientClass("raft", "raft-.*", 100.0, 64, Tier.T0)
-        .clientClass("batch", "batch-.*", 100.0, 64, batchCap)
+        .clientsClasses("raft", "raft-.*", 100.0, 64, Tier.T0)
+        .clientsClasses("batch", "batch-.*", 100.0, 64, batchCap)
         .build();
   }
 

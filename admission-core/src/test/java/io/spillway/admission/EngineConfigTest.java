@@ -16,8 +16,8 @@ class EngineConfigTest {
   static Stream<Arguments> invalid() {
     return Stream.of(
         bad(b -> b.limitMin(0), "limitMin must be >= 1, was 0"),
-        bad(b -> b.limitMin(8).limitMax(4), "limitMax must be >= 8 and <= 1048576, was 4"),
-        bad(b -> b.limitInitial(2000), "limitInitial must be >= 4 and <= 1024, was 2000"),
+        bad(b -> b.limitMin(8).limitMax(4), "limitMax must be >= limitMin (8) and <= 1048576, was 4"),
+        bad(b -> b.limitInitial(2000), "limitInitial must be >= limitMin (4) and <= limitMax (1024), was 2000"),
         bad(b -> b.queuesLatencyTarget(OpType.READ, Duration.ofMillis(-1)),
             "queuesLatencyTarget[READ] must be >= 0, was -1ms"),
         bad(b -> b.queuesTarget(OpType.WRITE, Duration.ofMillis(100)),
@@ -26,23 +26,23 @@ class EngineConfigTest {
             "queuesTimeout[SCAN] must be > queuesTarget[SCAN] (20ms) and <= 24h, was 20ms"),
         bad(b -> b.queuesCapacity(OpType.READ, 0), "queuesCapacity[READ] must be >= 1 and <= 1073741824, was 0"),
         bad(b -> b.queuesSloughFactor(OpType.READ, 0.5),
-            "queuesSloughFactor[READ] must be >= 1.0 and <= 1000.0, was 0.5"),
+            "queuesSloughFactor[READ] must be >= 1 and <= 1000, was 0.5"),
         bad(b -> b.queuesDispatchWeight(OpType.SCAN, 0), "queuesDispatchWeight[SCAN] must be >= 1 and <= 1000, was 0"),
         bad(b -> b.pidKp(-0.1), "pidKp must be >= 0 and finite, was -0.1"),
         bad(b -> b.pidTick(Duration.ofMillis(20)).tunerPeriod(Duration.ofMillis(10)),
             "tunerPeriod must be >= pidTick (20ms) and <= 100 × pidTick, was 10ms"),
         bad(b -> b.pidTick(Duration.ofSeconds(20)), "pidTick must be >= 1ms and <= 10s, was 20s"),
-        bad(b -> b.pidMaxRejectionRatio(0), "pidMaxRejectionRatio must be > 0.0 and <= 1.0, was 0.0"),
+        bad(b -> b.pidMaxRejectionRatio(0), "pidMaxRejectionRatio must be > 0 and <= 1, was 0.0"),
         bad(b -> b.tiersNeverShed(Tier.T0, Tier.T2),
             "tiersNeverShed must be a prefix T0..Tk (tiers are shed strictly from T5 down), was [T0, T2]"),
         bad(b -> b.tiersCohorts(0), "tiersCohorts must be >= 1 and <= 1024, was 0"),
-        bad(b -> b.signalsErrorRateTarget(1.5), "signalsErrorRateTarget must be > 0.0 and <= 1.0, was 1.5"),
+        bad(b -> b.signalsErrorRateTarget(1.5), "signalsErrorRateTarget must be > 0 and <= 1, was 1.5"),
         bad(b -> b.retryAfterMin(Duration.ofSeconds(2)).retryAfterMax(Duration.ofSeconds(1)),
             "retryAfterMax must be >= retryAfterMin (2s), was 1s"),
         bad(b -> b.retryAfterJitter(1.0), "retryAfterJitter must be >= 0 and < 1, was 1.0"),
         bad(b -> b.tunerLatencyMinSamples(0), "tunerLatencyMinSamples must be >= 1 and <= 1000000, was 0"),
-        bad(b -> b.clientClass("x", "a.*", 0.5, 1, Tier.T0).clientClass("x", "b.*", 0.5, 1, Tier.T0),
-            "clientClass names must be unique, 'x' appears twice"));
+        bad(b -> b.clientsClasses("x", "a.*", 0.5, 1, Tier.T0).clientsClasses("x", "b.*", 0.5, 1, Tier.T0),
+            "clientsClasses names must be unique, 'x' appears twice"));
   }
 
   private static Arguments bad(UnaryOperator<EngineConfig.Builder> change, String message) {
@@ -60,11 +60,11 @@ class EngineConfigTest {
   @Test
   void clientClassValidatesItsOwnFields() {
     assertThatThrownBy(() -> new ClientClass("b", "(", 0.5, 1, Tier.T0))
-        .hasMessage("clientClass[b].pattern must be a valid regular expression, was '('");
+        .hasMessage("clientsClassesPattern[b] must be a valid regular expression, was '('");
     assertThatThrownBy(() -> new ClientClass("b", ".*", 0, 1, Tier.T0))
-        .hasMessage("clientClass[b].share must be > 0 and <= 100, was 0.0");
+        .hasMessage("clientsClassesShare[b] must be > 0 and <= 100, was 0.0");
     assertThatThrownBy(() -> new ClientClass("b", ".*", 0.5, 0, Tier.T0))
-        .hasMessage("clientClass[b].floor must be >= 1, was 0");
+        .hasMessage("clientsClassesFloor[b] must be >= 1, was 0");
   }
 
   @Test
@@ -93,9 +93,9 @@ class EngineConfigTest {
             .extracting(ConfigViolation::toString).containsExactly(
                 "limitMin must be >= 1, was 0",
                 "queuesTarget[READ] must be > 0 and < queuesInterval[READ] (100ms), was 200ms",
-                "pidMaxRejectionRatio must be > 0.0 and <= 1.0, was 1.5"))
+                "pidMaxRejectionRatio must be > 0 and <= 1, was 1.5"))
         .hasMessage("limitMin must be >= 1, was 0; queuesTarget[READ] must be > 0 and < queuesInterval[READ] (100ms), "
-            + "was 200ms; pidMaxRejectionRatio must be > 0.0 and <= 1.0, was 1.5");
+            + "was 200ms; pidMaxRejectionRatio must be > 0 and <= 1, was 1.5");
   }
 
   /** CoDel and the PID stop at their first error; the engine still reports each invalid value of theirs. */
@@ -107,7 +107,7 @@ class EngineConfigTest {
             .extracting(ConfigViolation::toString).containsExactly(
                 "queuesTarget[READ] must be > 0 and < queuesInterval[READ] (100ms), was 0ms",
                 "queuesCapacity[READ] must be >= 1 and <= 1073741824, was 0",
-                "queuesSloughFactor[READ] must be >= 1.0 and <= 1000.0, was 0.5",
+                "queuesSloughFactor[READ] must be >= 1 and <= 1000, was 0.5",
                 "pidKp must be >= 0 and finite, was -1.0",
                 "pidKd must be >= 0 and finite, was NaN"));
   }

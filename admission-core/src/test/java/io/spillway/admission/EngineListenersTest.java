@@ -65,7 +65,7 @@ class EngineListenersTest {
 
   private static EngineConfig.Builder fixedLimit(int limit) {
     return EngineConfig.builder().limitInitial(limit).limitMin(limit).limitMax(limit)
-        .defaultClientClass(100, 1, Tier.T1);
+        .clientsDefault(100, 1, Tier.T1);
   }
 
   private static final AdmissionCallback IGNORE = new AdmissionCallback() {

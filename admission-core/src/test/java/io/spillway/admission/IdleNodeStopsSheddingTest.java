@@ -27,7 +27,7 @@ class IdleNodeStopsSheddingTest {
         .limitInitial(16).limitMin(16).limitMax(16)
         .queuesLatencyTarget(OpType.READ, Duration.ofMillis(10))
         .signalsLatencyScope(OpType.READ, OpSet.READS)
-        .clientClass("infrastructure", "health-.*", 4.0, 32, Tier.T0)
+        .clientsClasses("infrastructure", "health-.*", 4.0, 32, Tier.T0)
         .build(), clock::read);
     ClientHandle probe = engine.clients().register("health-probe");
     ClientHandle catalog = engine.clients().register("catalog-api");

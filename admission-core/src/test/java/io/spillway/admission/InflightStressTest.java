@@ -102,7 +102,7 @@ class InflightStressTest {
   void engineHardCapHoldsAndConcurrentDoubleReleaseFreesOneSlot() throws Exception {
     VirtualClock clock = new VirtualClock(0);
     AdmissionEngine engine = AdmissionEngine.create(
-        EngineConfig.builder().limitInitial(6).limitMin(6).limitMax(6).defaultClientClass(100, 1, Tier.T0).build(),
+        EngineConfig.builder().limitInitial(6).limitMin(6).limitMax(6).clientsDefault(100, 1, Tier.T0).build(),
         clock::read);
     ClientHandle client = engine.clients().register("stress");
     AtomicInteger shadow = new AtomicInteger();
@@ -162,7 +162,7 @@ class InflightStressTest {
   @Test
   void leasesKeepTheHardCapAndAConcurrentDoubleReleaseEndsAnAcquisitionOnce() throws Exception {
     AdmissionEngine engine = AdmissionEngine.create(
-        EngineConfig.builder().limitInitial(3).limitMin(3).limitMax(3).defaultClientClass(100, 1, Tier.T0).build(),
+        EngineConfig.builder().limitInitial(3).limitMin(3).limitMax(3).clientsDefault(100, 1, Tier.T0).build(),
         new VirtualClock(0)::read);
     ClientHandle client = engine.clients().register("stress");
     Lease[] leases = new Lease[THREADS];
@@ -209,7 +209,7 @@ class InflightStressTest {
   void everyAsyncRequestIsAnsweredExactlyOnce() throws Exception {
     VirtualClock clock = new VirtualClock(0);
     AdmissionEngine engine = AdmissionEngine.create(
-        EngineConfig.builder().limitInitial(4).limitMin(4).limitMax(4).defaultClientClass(100, 1, Tier.T0)
+        EngineConfig.builder().limitInitial(4).limitMin(4).limitMax(4).clientsDefault(100, 1, Tier.T0)
             .queuesCapacity(OpType.READ, 64).queuesCapacity(OpType.WRITE, 64).build(),
         clock::read);
     ClientHandle client = engine.clients().register("stress");

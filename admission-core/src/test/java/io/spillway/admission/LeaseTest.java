@@ -15,7 +15,7 @@ class LeaseTest {
 
   private AdmissionEngine engine(int limit) {
     return AdmissionEngine.create(EngineConfig.builder().limitInitial(limit).limitMin(limit).limitMax(limit)
-        .defaultClientClass(100, 1, Tier.T0).build(), clock::read);
+        .clientsDefault(100, 1, Tier.T0).build(), clock::read);
   }
 
   @Test
@@ -123,7 +123,7 @@ class LeaseTest {
   @Test
   void aDryRunAdmitsIntoLeasesPastTheLimitAndCountsWhatItWouldShed() {
     AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder().limitInitial(1).limitMin(1).limitMax(1)
-        .defaultClientClass(100, 1, Tier.T0).dryRun(true).build(), clock::read);
+        .clientsDefault(100, 1, Tier.T0).dryRun(true).build(), clock::read);
     ClientHandle c = engine.clients().register("c");
     Lease first = engine.newLease();
     Lease second = engine.newLease();

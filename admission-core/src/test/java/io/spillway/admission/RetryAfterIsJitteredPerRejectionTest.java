@@ -34,8 +34,8 @@ class RetryAfterIsJitteredPerRejectionTest {
     return AdmissionEngine.create(EngineConfig.builder().limitInitial(1).limitMin(1).limitMax(1)
         .queuesInitialServiceTime(OpType.READ, Duration.ofMillis(100))
         .retryAfterMin(Duration.ofNanos(1)).retryAfterJitter(JITTER)
-        .clientClass("capped", "capped", 0.5, 1, Tier.T0)
-        .defaultClientClass(100, 1, Tier.T1).build(), clock::read);
+        .clientsClasses("capped", "capped", 0.5, 1, Tier.T0)
+        .clientsDefault(100, 1, Tier.T1).build(), clock::read);
   }
 
   @Test

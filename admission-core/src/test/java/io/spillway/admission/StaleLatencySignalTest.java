@@ -23,7 +23,7 @@ class StaleLatencySignalTest {
         .limitInitial(64).limitMin(64).limitMax(64)
         .queuesLatencyTarget(OpType.READ, Duration.ofMillis(10))
         .signalsLatencyScope(OpType.READ, OpSet.READS)
-        .clientClass("infrastructure", "health-.*", 1.0, 64, Tier.T0)
+        .clientsClasses("infrastructure", "health-.*", 1.0, 64, Tier.T0)
         .build(), clock::read);
     ClientHandle client = engine.clients().register("catalog-api");
 

@@ -15,8 +15,12 @@ public final class CodelConfig {
 
   /** Largest accepted duration for any parameter: keeps every sum of ticker times far from overflow. */
   public static final Duration MAX_DURATION = Duration.ofDays(1);
+  /** Smallest accepted capacity. */
+  public static final int MIN_CAPACITY = 1;
   /** Largest accepted capacity: the largest power-of-two array size. */
   public static final int MAX_CAPACITY = 1 << 30;
+  /** Smallest accepted slough factor: never slough a request younger than target. */
+  public static final double MIN_SLOUGH_FACTOR = 1.0;
   /** Largest accepted slough factor. */
   public static final double MAX_SLOUGH_FACTOR = 1000.0;
 
@@ -172,13 +176,13 @@ public final class CodelConfig {
       requireDuration("queueTimeout", queueTimeout, "> target (" + Durations.format(target.toNanos()) + ") and <= "
               + Durations.format(MAX_DURATION.toNanos()),
           queueTimeout.compareTo(target) > 0 && queueTimeout.compareTo(MAX_DURATION) <= 0);
-      if (capacity < 1 || capacity > MAX_CAPACITY) {
+      if (capacity < MIN_CAPACITY || capacity > MAX_CAPACITY) {
         throw new IllegalArgumentException(
-            "capacity must be >= 1 and <= " + MAX_CAPACITY + ", was " + capacity);
+            "capacity must be >= " + MIN_CAPACITY + " and <= " + MAX_CAPACITY + ", was " + capacity);
       }
-      if (!(sloughFactor >= 1.0 && sloughFactor <= MAX_SLOUGH_FACTOR)) {
+      if (!(sloughFactor >= MIN_SLOUGH_FACTOR && sloughFactor <= MAX_SLOUGH_FACTOR)) {
         throw new IllegalArgumentException(
-            "sloughFactor must be >= 1.0 and <= " + MAX_SLOUGH_FACTOR + ", was " + sloughFactor);
+            "sloughFactor must be >= " + MIN_SLOUGH_FACTOR + " and <= " + MAX_SLOUGH_FACTOR + ", was " + sloughFactor);
       }
       return new CodelConfig(this);
     }

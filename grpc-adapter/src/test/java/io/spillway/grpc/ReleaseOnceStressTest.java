@@ -37,7 +37,7 @@ class ReleaseOnceStressTest {
   @EnumSource(Transport.class)
   void everyAdmittedCallIsReleasedExactlyOnce(Transport transport) throws Exception {
     AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder().limitInitial(1000).limitMax(1000)
-        .clientClass("all", ".*", 1.0, 1000, Tier.T0).build());
+        .clientsClasses("all", ".*", 1.0, 1000, Tier.T0).build());
     ScheduledExecutorService timers = Executors.newScheduledThreadPool(2);
     MethodDescriptor<String, String> method = EchoService.UNARY;
     ServerServiceDefinition service = ServerServiceDefinition.builder("test.Echo")

@@ -65,7 +65,7 @@ class RetryPushbackTest {
   void grpcJavaRetriesNoSoonerThanThePushback() throws Exception {
     EchoService echo = new EchoService();
     AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder()
-        .clientClass("one", "one-.*", 0.0001, 1, Tier.T0)
+        .clientsClasses("one", "one-.*", 0.0001, 1, Tier.T0)
         .retryAfterMin(Duration.ofMillis(300)).retryAfterMax(Duration.ofMillis(400)).build());
     try (Transport.Running running = Transport.NETTY.start(
         ServerInterceptors.intercept(echo.definition(), SpillwayServerInterceptor.of(engine), recorder),

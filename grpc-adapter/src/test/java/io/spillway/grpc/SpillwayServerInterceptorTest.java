@@ -36,9 +36,9 @@ class SpillwayServerInterceptorTest {
 
   private static EngineConfig.Builder config() {
     return EngineConfig.builder()
-        .clientClass("gold", "gold-.*", 1.0, 64, Tier.T0)
-        .clientClass("batch", "batch-.*", 1.0, 64, Tier.T4)
-        .clientClass("one", "one-.*", 0.0001, 1, Tier.T0)
+        .clientsClasses("gold", "gold-.*", 1.0, 64, Tier.T0)
+        .clientsClasses("batch", "batch-.*", 1.0, 64, Tier.T4)
+        .clientsClasses("one", "one-.*", 0.0001, 1, Tier.T0)
         .retryAfterMin(Duration.ofMillis(300))
         .retryAfterMax(Duration.ofMillis(400));
   }

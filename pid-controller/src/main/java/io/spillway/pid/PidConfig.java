@@ -16,6 +16,8 @@ import java.util.Objects;
  */
 public final class PidConfig {
 
+  /** Smallest accepted gain (kp, ki, kd); a gain must also be finite. */
+  public static final double MIN_GAIN = 0.0;
   /** Default proportional gain (Uber Cinnamon). */
   public static final double DEFAULT_KP = 0.1;
   /** Default integral gain, per second (Uber Cinnamon). */
@@ -242,7 +244,7 @@ public final class PidConfig {
     }
 
     private static void requireGain(String name, double value) {
-      if (!(value >= 0) || Double.isInfinite(value)) {
+      if (!(value >= MIN_GAIN) || Double.isInfinite(value)) {
         throw new IllegalArgumentException(name + " must be >= 0 and finite, was " + value);
       }
     }

@@ -40,9 +40,9 @@ class OverloadTest {
   static void startCluster() throws Exception {
     final EngineConfig.Builder engine = EngineConfig.builder()
         .limitInitial(2).limitMin(2).limitMax(2)
-        .clientClass("critical", "critical-.*", 50.0, 64, Tier.T0)
-        .clientClass("capped", "capped-.*", 50.0, 64, Tier.T3)
-        .defaultClientClass(50.0, 64, Tier.T0);
+        .clientsClasses("critical", "critical-.*", 50.0, 64, Tier.T0)
+        .clientsClasses("capped", "capped-.*", 50.0, 64, Tier.T3)
+        .clientsDefault(50.0, 64, Tier.T0);
     for (OpType op : OpType.values()) {
       engine.queuesCapacity(op, 4).queuesTimeout(op, Duration.ofSeconds(5)); // t0 may wait; the burst overflows
     }

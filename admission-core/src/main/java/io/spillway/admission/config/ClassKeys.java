@@ -3,10 +3,8 @@ package io.spillway.admission.config;
 import io.spillway.admission.ClientClass;
 import io.spillway.admission.EngineConfig;
 import io.spillway.admission.Tier;
+import io.spillway.admission.config.keys.EngineKeys;
 import java.util.Map;
-import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The scorecard's client classes in the config file: {@code clients.default.*} for clients no pattern matches and
@@ -15,17 +13,14 @@ import java.util.regex.Pattern;
  */
 final class ClassKeys {
 
-  static final String DEFAULT = "clients.default";
-  static final String CLASSES = "clients.classes";
-
-  private static final Pattern CLASS_FIELD =
-      Pattern.compile("clientClass\\[(.+)]\\.(pattern|share|floor|maxTier)");
+  static final String DEFAULT = EngineKeys.CLIENTS_DEFAULT;
+  static final String CLASSES = EngineKeys.CLIENTS_CLASSES;
 
   private ClassKeys() {}
 
   static void bind(ConfigValues values, EngineConfig.Builder builder) {
-    ClientClass fallback = EngineConfig.defaults().defaultClientClass();
-    values.at(DEFAULT, () -> builder.defaultClientClass(
+    ClientClass fallback = EngineConfig.defaults().clientsDefault();
+    values.at(DEFAULT, () -> builder.clientsDefault(
         values.has(DEFAULT + ".share") ? values.get(DEFAULT + ".share", Double.class) : fallback.share(),
         values.has(DEFAULT + ".floor")
             ? toInt(values, DEFAULT + ".floor") : fallback.floor(),
@@ -40,7 +35,7 @@ final class ClassKeys {
         }
       }
       if (complete) {
-        values.at(at, () -> builder.clientClass(name, values.get(at + ".pattern", String.class),
+        values.at(at, () -> builder.clientsClasses(name, values.get(at + ".pattern", String.class),
             values.get(at + ".share", Double.class), toInt(values, at + ".floor"),
             values.get(at + ".max-tier", Tier.class)));
       }
@@ -48,11 +43,11 @@ final class ClassKeys {
   }
 
   static void write(EngineConfig config, Map<String, Object> values) {
-    ClientClass d = config.defaultClientClass();
+    ClientClass d = config.clientsDefault();
     values.put(DEFAULT + ".share", d.share());
     values.put(DEFAULT + ".floor", (long) d.floor());
     values.put(DEFAULT + ".max-tier", d.maxTier());
-    for (ClientClass c : config.clientClasses()) {
+    for (ClientClass c : config.clientsClasses()) {
       String at = CLASSES + "." + c.name();
       values.put(at + ".pattern", c.pattern());
       values.put(at + ".share", c.share());
@@ -61,25 +56,13 @@ final class ClassKeys {
     }
   }
 
-  static Optional<String> keyOfField(String builderField) {
-    Matcher m = CLASS_FIELD.matcher(builderField);
-    if (m.matches()) {
-      String part = m.group(2).equals("maxTier") ? "max-tier" : m.group(2);
-      return Optional.of((m.group(1).equals("default") ? DEFAULT : CLASSES + "." + m.group(1)) + "." + part);
-    }
-    if (builderField.equals("clientClass")) {
-      return Optional.of(CLASSES);
-    }
-    return Optional.empty();
-  }
-
-  /** The floor as an int; out of range, a problem at its key and a stand-in that the builder accepts. */
+  /** The floor as an int (its range is {@link ClientClass}'s); beyond an int, a problem at its key. */
   private static int toInt(ConfigValues values, String path) {
-    long value = values.get(path, Long.class);
-    if (value < 1 || value > Integer.MAX_VALUE) {
-      values.problem(path, "must be >= 1 and <= " + Integer.MAX_VALUE + ", was " + value);
+    try {
+      return (Integer) EngineConfigBinding.convert(values.get(path, Long.class), Integer.class);
+    } catch (IllegalArgumentException e) {
+      values.problem(path, e.getMessage());
       return 1;
     }
-    return (int) value;
   }
 }

@@ -1,7 +1,11 @@
 package io.spillway.admission.config;
 
 import io.spillway.admission.EngineConfig;
+import io.spillway.admission.config.keys.EngineKeys;
+import io.spillway.admission.config.keys.Key;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -14,15 +18,17 @@ import java.util.Optional;
 public final class EngineConfigBinding implements ConfigBinding<EngineConfig> {
 
   private final Map<String, String> keyByField = new LinkedHashMap<>();
-  private final ConfigSchema schema = new ConfigSchema(EngineKeys.keys());
+  private final ConfigSchema schema;
 
   /** Binds every key of the table. */
   public EngineConfigBinding() {
-    for (EngineKeys.Row row : EngineKeys.rows()) {
-      if (row.boundOneByOne()) {
-        keyByField.put(row.field, row.key.path());
-      }
+    List<ConfigKey> keys = new ArrayList<>();
+    for (Key<?> key : EngineKeys.all()) {
+      keys.add(key.configKey());
+      keyByField.put(key.field(), key.path());
     }
+    keyByField.put(Key.fieldOf(EngineKeys.CLIENTS_CLASSES), EngineKeys.CLIENTS_CLASSES);
+    schema = new ConfigSchema(keys);
   }
 
   @Override
@@ -30,42 +36,46 @@ public final class EngineConfigBinding implements ConfigBinding<EngineConfig> {
     return schema;
   }
 
+  /** The inverse of {@link Key#field}: {@code clientsClassesShare[web]} -> {@code clients.classes.web.share}. */
   @Override
   public Optional<String> keyOfField(String builderField) {
     String key = keyByField.get(builderField);
-    if (key != null) {
-      return Optional.of(key);
+    int bracket = builderField.indexOf('[');
+    if (key == null && bracket > 0) {
+      String name = builderField.substring(bracket + 1, builderField.length() - 1);
+      String pattern = keyByField.get(builderField.substring(0, bracket) + "[*]");
+      key = pattern == null ? null : pattern.replace("*", name);
     }
-    return ClassKeys.keyOfField(builderField);
+    return Optional.ofNullable(key);
   }
 
   @Override
   public EngineConfig bind(ConfigValues values) {
     EngineConfig.Builder builder = EngineConfig.builder();
-    for (EngineKeys.Row row : EngineKeys.rows()) {
-      if (row.boundOneByOne()) {
-        feed(values, builder, row);
+    for (Key<?> key : EngineKeys.all()) {
+      if (key.boundOneByOne()) {
+        feed(values, builder, key);
       }
     }
     ClassKeys.bind(values, builder);
     return values.build(builder::build);
   }
 
-  private static void feed(ConfigValues values, EngineConfig.Builder builder, EngineKeys.Row b) {
-    String path = b.key.path();
+  private static void feed(ConfigValues values, EngineConfig.Builder builder, Key<?> key) {
+    String path = key.path();
     if (!values.has(path)) {
       return;
     }
-    values.at(path, () -> b.setter.accept(builder, convert(path, values.get(path, Object.class), b.javaType)));
+    values.at(path, () -> key.set(builder, convert(values.get(path, Object.class), key.javaType())));
   }
 
   @Override
   public Map<String, Object> values(EngineConfig config) {
     Map<String, Object> values = new LinkedHashMap<>();
     boolean classesWritten = false;
-    for (EngineKeys.Row row : EngineKeys.rows()) {
-      if (row.boundOneByOne()) {
-        values.put(row.key.path(), toSchemaType(row.getter.apply(config)));
+    for (Key<?> key : EngineKeys.all()) {
+      if (key.boundOneByOne()) {
+        values.put(key.path(), toSchemaType(key.get(config)));
       } else if (!classesWritten) {
         ClassKeys.write(config, values);
         classesWritten = true;
@@ -74,7 +84,8 @@ public final class EngineConfigBinding implements ConfigBinding<EngineConfig> {
     return values;
   }
 
-  private static Object convert(String path, Object parsed, Class<?> javaType) {
+  /** A parsed value as the builder takes it: an integer as an int, a duration as a {@link Duration}. */
+  static Object convert(Object parsed, Class<?> javaType) {
     if (javaType == Integer.class) {
       long v = (Long) parsed;
       if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {

@@ -91,8 +91,8 @@ public final class EngineParams {
     }
     signalsErrorRateScope = c.signalsErrorRateScope();
     signalsQueueDelayScope = c.signalsQueueDelayScope();
-    clientClasses = c.clientClasses();
-    defaultClientClass = c.defaultClientClass();
+    clientClasses = c.clientsClasses();
+    defaultClientClass = c.clientsDefault();
     dryRun = c.dryRun();
     retryAfterMinNanos = c.retryAfterMin().toNanos();
     retryAfterMaxNanos = c.retryAfterMax().toNanos();

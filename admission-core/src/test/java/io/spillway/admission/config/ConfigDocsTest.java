@@ -41,7 +41,7 @@ class ConfigDocsTest {
     Matcher m = Pattern.compile("<!-- example: spillway.yaml -->\\s*```yaml\\n(.*?)```", Pattern.DOTALL).matcher(doc);
     assertThat(m.find()).as("configuration.md has an example marked <!-- example: spillway.yaml -->").isTrue();
     EngineConfig config = SpillwayConfig.parse(m.group(1), "configuration.md example");
-    assertThat(config.clientClasses()).isNotEmpty();
+    assertThat(config.clientsClasses()).isNotEmpty();
     assertThat(SpillwayConfig.loader().diff(EngineConfig.defaults(), config).isEmpty()).isFalse();
   }
 

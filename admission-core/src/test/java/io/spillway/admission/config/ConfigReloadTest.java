@@ -34,29 +34,35 @@ class ConfigReloadTest {
 
   private final VirtualClock clock = new VirtualClock(1_000_000_000L);
   private final List<ReloadResult> results = new CopyOnWriteArrayList<>();
+  private Path file;
 
   private Path write(String yaml) throws IOException {
-    Path file = dir.resolve("spillway.yaml");
-    Files.writeString(file, yaml);
-    return file;
+    Path path = dir.resolve("spillway.yaml");
+    Files.writeString(path, yaml);
+    return path;
   }
 
-  private ConfigWatcher<EngineConfig> watcher(Path file, AdmissionEngine engine) {
+  /** An engine started on {@link #BASE}, written to {@link #file}. */
+  private AdmissionEngine started() throws IOException {
+    file = write(BASE);
+    return AdmissionEngine.create(SpillwayConfig.load(file), clock::read);
+  }
+
+  private ConfigWatcher<EngineConfig> watcher(AdmissionEngine engine) {
     return new ConfigWatcher<>(file, SpillwayConfig.loader(), engine.config(), engine::reconfigure, results::add,
         Duration.ofSeconds(1), Duration.ZERO);
   }
 
   @Test
   void aValidNewFileChangesBehaviour() throws IOException {
-    Path file = write(BASE);
-    AdmissionEngine engine = AdmissionEngine.create(SpillwayConfig.load(file), clock::read);
+    AdmissionEngine engine = started();
     ClientHandle client = engine.clients().register("web-1");
     for (int i = 0; i < 4; i++) {
       assertThat(Decisions.isAdmitted(engine.tryAcquire(OpType.READ, Tier.T1, client))).isTrue();
     }
     assertThat(Decisions.reason(engine.tryAcquire(OpType.READ, Tier.T1, client))).isEqualTo(Reason.INFLIGHT_LIMIT);
 
-    ConfigWatcher<EngineConfig> watcher = watcher(file, engine);
+    ConfigWatcher<EngineConfig> watcher = watcher(engine);
     write(BASE + "dry-run: true\n");
     ReloadResult result = watcher.reloadNow();
 
@@ -73,10 +79,9 @@ class ConfigReloadTest {
 
   @Test
   void anInvalidFileChangesNothingAndIsCounted() throws IOException {
-    Path file = write(BASE);
-    AdmissionEngine engine = AdmissionEngine.create(SpillwayConfig.load(file), clock::read);
+    AdmissionEngine engine = started();
     EngineConfig running = engine.config();
-    ConfigWatcher<EngineConfig> watcher = watcher(file, engine);
+    ConfigWatcher<EngineConfig> watcher = watcher(engine);
 
     write(BASE + "queues:\n  read:\n    target: 0ms\ndry-run: true\n");
     ReloadResult result = watcher.reloadNow();
@@ -103,9 +108,8 @@ class ConfigReloadTest {
 
   @Test
   void anUnchangedFileIsNotReapplied() throws IOException {
-    Path file = write(BASE);
-    AdmissionEngine engine = AdmissionEngine.create(SpillwayConfig.load(file), clock::read);
-    ConfigWatcher<EngineConfig> watcher = watcher(file, engine);
+    AdmissionEngine engine = started();
+    ConfigWatcher<EngineConfig> watcher = watcher(engine);
     write(BASE + "# only a comment changed\n");
     assertThat(watcher.reloadNow().status()).isEqualTo(ReloadResult.Status.UNCHANGED);
     assertThat(watcher.appliedCount()).isZero();
@@ -114,10 +118,9 @@ class ConfigReloadTest {
 
   @Test
   void aConfigTheEngineRefusesIsRejected() throws IOException {
-    Path file = write(BASE);
-    AdmissionEngine engine = AdmissionEngine.create(SpillwayConfig.load(file), clock::read);
+    AdmissionEngine engine = started();
     EngineConfig running = engine.config();
-    ConfigWatcher<EngineConfig> watcher = watcher(file, engine);
+    ConfigWatcher<EngineConfig> watcher = watcher(engine);
     write("limit:\n  initial: 4\n  min: 4\n  max: 1000000\n"); // beyond the permit table sized at start
     ReloadResult result = watcher.reloadNow();
     assertThat(result.status()).isEqualTo(ReloadResult.Status.REJECTED);
@@ -127,8 +130,7 @@ class ConfigReloadTest {
 
   @Test
   void reloadsReachListenersAsEvents() throws IOException {
-    Path file = write(BASE);
-    AdmissionEngine engine = AdmissionEngine.create(SpillwayConfig.load(file), clock::read);
+    AdmissionEngine engine = started();
     AdmissionListeners listeners = new AdmissionListeners();
     List<ReloadEvent> events = new ArrayList<>();
     listeners.add(new AdmissionListener() {

@@ -33,9 +33,9 @@ class SpillwayConfigTest {
         .signalsErrorRateScope(OpSet.WRITES).signalsQueueDelayScope(OpSet.READS)
         .signalsLatencyScope(OpType.READ, OpSet.READS).signalsLatencyScope(OpType.WRITE, OpSet.WRITES)
         .signalsLatencyScope(OpType.SCAN, OpSet.READS)
-        .clientClass("batch", "batch-.*", 0.25, 2, Tier.T4)
-        .clientClass("web", "web-[0-9]+", 0.5, 4, Tier.T1)
-        .defaultClientClass(1.5, 3, Tier.T2)
+        .clientsClasses("batch", "batch-.*", 0.25, 2, Tier.T4)
+        .clientsClasses("web", "web-[0-9]+", 0.5, 4, Tier.T1)
+        .clientsDefault(1.5, 3, Tier.T2)
         .dryRun(true)
         .retryAfterMin(Duration.ofMillis(20)).retryAfterMax(Duration.ofSeconds(10)).retryAfterJitter(0.3)
         .tunerLatencySmoothing(0.3).tunerLatencyMinSamples(100);
@@ -67,8 +67,8 @@ class SpillwayConfigTest {
     EngineConfig again = SpillwayConfig.parse(yaml, "written.yaml");
 
     assertThat(binding.values(again)).isEqualTo(binding.values(config));
-    assertThat(again.clientClasses()).isEqualTo(config.clientClasses());
-    assertThat(again.defaultClientClass()).isEqualTo(config.defaultClientClass());
+    assertThat(again.clientsClasses()).isEqualTo(config.clientsClasses());
+    assertThat(again.clientsDefault()).isEqualTo(config.clientsDefault());
     // every key took part: each differs from its default
     Map<String, Object> defaults = binding.values(EngineConfig.defaults());
     Map<String, Object> changed = binding.values(config);
@@ -101,8 +101,8 @@ class SpillwayConfigTest {
         "    reports: {pattern: 'report-.*', share: 0.1, floor: 1, max-tier: t5}",
         "    api: {pattern: '.*', share: 0.5, floor: 2, max-tier: t1}",
         ""), "spillway.yaml");
-    assertThat(config.clientClasses()).extracting(ClientClass::name).containsExactly("reports", "api");
-    assertThat(config.clientClasses().get(0).maxTier()).isEqualTo(Tier.T5);
+    assertThat(config.clientsClasses()).extracting(ClientClass::name).containsExactly("reports", "api");
+    assertThat(config.clientsClasses().get(0).maxTier()).isEqualTo(Tier.T5);
   }
 
   @Test
@@ -136,7 +136,7 @@ class SpillwayConfigTest {
   void diffNamesEveryChangedKeyWithOldAndNewValues() {
     EngineConfig a = EngineConfig.defaults();
     EngineConfig b = a.toBuilder().queuesTarget(OpType.READ, Duration.ofMillis(10)).dryRun(true)
-        .clientClass("batch", "batch-.*", 0.25, 2, Tier.T4).build();
+        .clientsClasses("batch", "batch-.*", 0.25, 2, Tier.T4).build();
     assertThat(loader.diff(a, b).changes()).extracting(ConfigDiff.Change::toString).containsExactly(
         "queues.read.target: 5ms -> 10ms",
         "dry-run: false -> true",

@@ -40,7 +40,7 @@ class SpillwayMetricsTest {
   @BeforeEach
   void scriptedScenario() {
     EngineConfig config = EngineConfig.builder().limitInitial(4).limitMin(4).limitMax(16)
-        .clientClass("noisy", "noisy-.*", 0.25, 1, Tier.T3).build();
+        .clientsClasses("noisy", "noisy-.*", 0.25, 1, Tier.T3).build();
     engine = AdmissionEngine.create(config, clock::read);
     web = engine.clients().register("web-1");
     noisy = engine.clients().register("noisy-1");

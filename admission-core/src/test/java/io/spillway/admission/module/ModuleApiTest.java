@@ -45,7 +45,7 @@ class ModuleApiTest {
   private static final Set<String> EXPORTED = Set.of("io.spillway.admission", "io.spillway.admission.config",
       "io.spillway.admission.event", "io.spillway.admission.metrics");
   private static final Set<String> INTERNAL = Set.of("io.spillway.admission.path", "io.spillway.admission.queue",
-      "io.spillway.admission.loop", "io.spillway.admission.control");
+      "io.spillway.admission.loop", "io.spillway.admission.control", "io.spillway.admission.config.keys");
   /** Optional dependencies and the one exported package allowed to name them: the integration it exists for. */
   private static final Map<String, String> OPTIONAL = Map.of("io.micrometer.", "io.spillway.admission.metrics");
 

@@ -70,6 +70,16 @@ class ModuleBoundaryTest {
         "package io.spillway.admission.queue is not visible", "package io.spillway.admission.loop is not visible");
   }
 
+  /** The config key table is public for EngineConfig and the YAML binding, not for a consumer. */
+  @Test
+  void aConsumerModuleCannotReachTheConfigKeyTable(@TempDir Path dir) throws Exception {
+    String out = compileConsumer(dir, """
+        import io.spillway.admission.config.keys.EngineKeys;
+        class Consumer { Object keys = EngineKeys.all(); }
+        """);
+    assertThat(out).contains("package io.spillway.admission.config.keys is not visible");
+  }
+
   private static ModuleDescriptor descriptor() throws IOException, URISyntaxException {
     try (InputStream in = Files.newInputStream(locationOf(AdmissionEngine.class).resolve("module-info.class"))) {
       return ModuleDescriptor.read(in);

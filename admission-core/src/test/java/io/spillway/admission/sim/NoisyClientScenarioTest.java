@@ -107,7 +107,7 @@ class NoisyClientScenarioTest {
   private static Simulation run(double noisyShare, Cost cost, long seed) {
     EngineConfig.Builder config = StandardNode.config();
     if (noisyShare > 0) {
-      config.clientClass("batch", "batch-.*", noisyShare, 2, Tier.T0);
+      config.clientsClasses("batch", "batch-.*", noisyShare, 2, Tier.T0);
     }
     Simulation sim = StandardNode.simulation(config.build(), seed);
     double perClient = 0.7 * CAPACITY / CLIENTS;

@@ -58,7 +58,7 @@ final class PlantRun {
     this.shape = shape;
     this.endNanos = shape.endNanos();
     EngineConfig.Builder builder = EngineConfig.builder()
-        .clientClass("infrastructure", ".*-T0-\\d+", 2.0, 1, Tier.T0)
+        .clientsClasses("infrastructure", ".*-T0-\\d+", 2.0, 1, Tier.T0)
         .queuesInitialServiceTime(OpType.READ, Duration.ofNanos(plant.serviceNanos()));
     if (fit == Config.FITTED) {
       builder.queuesLatencyTarget(OpType.READ, Duration.ofNanos(3 * plant.serviceNanos()))

@@ -19,15 +19,15 @@ class ShootoutTwinTest {
   /** The demo's shipped engine config: the defaults with its infrastructure (t0) and critical (t1) classes. */
   static EngineConfig spillway() {
     return EngineConfig.builder()
-        .clientClass("infrastructure", "health-.*", 1.0, 8, Tier.T0)
-        .clientClass("critical", "checkout-.*", 4.0, 4, Tier.T1)
+        .clientsClasses("infrastructure", "health-.*", 1.0, 8, Tier.T0)
+        .clientsClasses("critical", "checkout-.*", 4.0, 4, Tier.T1)
         .build();
   }
 
   /** codel-only: the same config with the rejector (PID gains 0) and the scorecards (no caps) off. */
   static EngineConfig codelOnly() {
-    return spillway().toBuilder().pidKp(0).pidKi(0).pidKd(0).clearClientClasses()
-        .defaultClientClass(100.0, 1_000_000, Tier.T0).build();
+    return spillway().toBuilder().pidKp(0).pidKi(0).pidKd(0).clearClientsClasses()
+        .clientsDefault(100.0, 1_000_000, Tier.T0).build();
   }
 
   static ShootoutTwin.Result spillwayRun(long seed) {

@@ -33,7 +33,7 @@ public final class StandardNode {
    */
   public static EngineConfig.Builder config() {
     return EngineConfig.builder()
-        .clientClass("infrastructure", ".*-T0-\\d+", 2.0, 1, Tier.T0)
+        .clientsClasses("infrastructure", ".*-T0-\\d+", 2.0, 1, Tier.T0)
         .limitInitial(16).limitMin(4).limitMax(256)
         .queuesLatencyTarget(OpType.READ, Duration.ofMillis(3))
         .queuesLatencyTarget(OpType.WRITE, Duration.ofMillis(6))

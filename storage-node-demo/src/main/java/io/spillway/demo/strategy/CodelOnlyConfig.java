@@ -27,7 +27,7 @@ public final class CodelOnlyConfig {
 
   /** {@code base} with the rejector and the scorecards switched off. */
   public static EngineConfig of(EngineConfig base) {
-    return base.toBuilder().pidKp(0).pidKi(0).pidKd(0).clearClientClasses().defaultClientClass(100.0, NO_CAP, Tier.T0)
+    return base.toBuilder().pidKp(0).pidKi(0).pidKd(0).clearClientsClasses().clientsDefault(100.0, NO_CAP, Tier.T0)
         .build();
   }
 }

@@ -43,10 +43,10 @@ class StrategiesTest {
     final EngineConfig base = EngineConfigSource.demoDefaults();
     final EngineConfig c = CodelOnlyConfig.of(base);
     assertThat(c.pidKp() + c.pidKi() + c.pidKd()).isZero();
-    assertThat(c.clientClasses()).isEmpty();
-    assertThat(c.defaultClientClass().share()).isEqualTo(100.0);
-    assertThat(c.defaultClientClass().floor()).isEqualTo(CodelOnlyConfig.NO_CAP);
-    assertThat(c.defaultClientClass().maxTier()).isEqualTo(io.spillway.admission.Tier.T0);
+    assertThat(c.clientsClasses()).isEmpty();
+    assertThat(c.clientsDefault().share()).isEqualTo(100.0);
+    assertThat(c.clientsDefault().floor()).isEqualTo(CodelOnlyConfig.NO_CAP);
+    assertThat(c.clientsDefault().maxTier()).isEqualTo(io.spillway.admission.Tier.T0);
     assertThat(c.limitMax()).isEqualTo(base.limitMax());
     assertThat(c.pidTick()).isEqualTo(base.pidTick());
     assertThat(Strategies.engineConfig(StrategyKind.SPILLWAY, base)).isSameAs(base);
