@@ -7,6 +7,7 @@ import io.spillway.admission.path.EngineParams;
 import io.spillway.admission.path.Scorecard;
 import io.spillway.admission.path.Telemetry;
 import io.spillway.admission.queue.Dispatcher;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -164,18 +165,42 @@ public final class AdmissionEngine {
    * answers later: exactly one callback method is called, once (see {@link AdmissionCallback}). No thread waits.
    * A queued request whose deadline cannot be met (remaining time below expected wait plus service time) is
    * rejected at once with {@link Reason#DEADLINE}.
+   *
+   * @param partition the request's partition, or {@link SignalScope#ANY_PARTITION}
+   * @param deadlineNanos the caller's deadline on the engine's {@link Ticker}, or {@link Decisions#NO_DEADLINE}
    */
   public void submit(OpType op, Tier tier, ClientHandle client, int partition, long deadlineNanos,
+      Executor executor, AdmissionCallback callback) {
+    submitChecked(op, tier, client, partition, deadlineNanos, Decisions.NO_COST_HINT, executor, callback);
+  }
+
+  /**
+   * {@link #submit(OpType, Tier, ClientHandle, int, long, Executor, AdmissionCallback)} with the request's expected
+   * cost, which the client's scorecard charges instead of its op type's service time. The cost is a
+   * {@link Duration} and the deadline an instant in {@code long} nanoseconds, so the two cannot be swapped silently.
+   *
+   * @param costHint the expected cost, > 0
+   * @throws IllegalArgumentException if {@code costHint} is not positive
+   */
+  public void submit(OpType op, Tier tier, ClientHandle client, int partition, long deadlineNanos,
+      Duration costHint, Executor executor, AdmissionCallback callback) {
+    long costNanos = Objects.requireNonNull(costHint, "costHint").toNanos();
+    if (costNanos <= 0) {
+      throw new IllegalArgumentException("costHint must be > 0 ns, was " + costHint);
+    }
+    submitChecked(op, tier, client, partition, deadlineNanos, costNanos, executor, callback);
+  }
+
+  /** {@link #submit(OpType, Tier, ClientHandle, int, long, Executor, AdmissionCallback)}, short form. */
+  public void submit(OpType op, Tier tier, ClientHandle client, Executor executor, AdmissionCallback callback) {
+    submit(op, tier, client, SignalScope.ANY_PARTITION, Decisions.NO_DEADLINE, executor, callback);
+  }
+
+  private void submitChecked(OpType op, Tier tier, ClientHandle client, int partition, long deadlineNanos,
       long costHintNanos, Executor executor, AdmissionCallback callback) {
     path.submit(Objects.requireNonNull(op, "op"), Objects.requireNonNull(tier, "tier"),
         Objects.requireNonNull(client, "client"), partition, deadlineNanos, costHintNanos,
         Objects.requireNonNull(executor, "executor"), Objects.requireNonNull(callback, "callback"));
-  }
-
-  /** {@link #submit(OpType, Tier, ClientHandle, int, long, long, Executor, AdmissionCallback)}, short form. */
-  public void submit(OpType op, Tier tier, ClientHandle client, Executor executor, AdmissionCallback callback) {
-    submit(op, tier, client, SignalScope.ANY_PARTITION, Decisions.NO_DEADLINE, Decisions.NO_COST_HINT, executor,
-        callback);
   }
 
   /**
@@ -185,7 +210,7 @@ public final class AdmissionEngine {
   public CompletionStage<Permit> acquireAsync(OpType op, Tier tier, ClientHandle client, int partition,
       long deadlineNanos, Executor executor) {
     CompletableFuture<Permit> future = new CompletableFuture<>();
-    submit(op, tier, client, partition, deadlineNanos, Decisions.NO_COST_HINT, executor, new AdmissionCallback() {
+    submit(op, tier, client, partition, deadlineNanos, executor, new AdmissionCallback() {
       @Override
       public void onAdmitted(long token) {
         if (!future.complete(new Permit(AdmissionEngine.this, token))) {

@@ -79,6 +79,19 @@ class AdmissionEngineTest {
   }
 
   @Test
+  void aCostHintThatIsNotPositiveIsRefusedWithItsValueAndChangesNothing() {
+    AdmissionEngine engine = engine(fixedLimit(2));
+    ClientHandle c = engine.clients().register("c");
+    Answer answer = new Answer();
+    assertThatThrownBy(() -> engine.submit(OpType.READ, Tier.T1, c, -1, Decisions.NO_DEADLINE,
+        java.time.Duration.ZERO, DIRECT, answer)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("costHint must be > 0 ns, was PT0S");
+    assertThat(answer.calls).isZero();
+    assertThat(engine.stats().inflight()).isZero();
+    assertThat(c.outstandingRequests()).isZero();
+  }
+
+  @Test
   void aClientOfAnotherEngineIsRefusedWithItsIdAndChangesNothing() {
     AdmissionEngine engine = engine(fixedLimit(2));
     AdmissionEngine other = engine(fixedLimit(2));
@@ -89,7 +102,7 @@ class AdmissionEngineTest {
         .hasMessage("client 'theirs' was registered with another engine; register it with this engine's clients()");
     Answer answer = new Answer();
     assertThatThrownBy(() -> engine.submit(OpType.READ, Tier.T1, foreign, -1, Decisions.NO_DEADLINE,
-        Decisions.NO_COST_HINT, DIRECT, answer)).isInstanceOf(IllegalArgumentException.class);
+        DIRECT, answer)).isInstanceOf(IllegalArgumentException.class);
     assertThat(answer.calls).isZero();
     assertThat(engine.stats().inflight()).isZero();
     assertThat(foreign.outstandingRequests()).isZero();
@@ -236,10 +249,10 @@ class AdmissionEngineTest {
     }
     // 3 waiting x 2 ms / limit 1 = 6 ms of expected wait + 2 ms of service: a 5 ms deadline cannot be met.
     Answer late = new Answer();
-    engine.submit(OpType.READ, Tier.T1, c, -1, now + 5 * MS, Decisions.NO_COST_HINT, DIRECT, late);
+    engine.submit(OpType.READ, Tier.T1, c, -1, now + 5 * MS, DIRECT, late);
     assertThat(late.reason).isEqualTo(Reason.DEADLINE);
     Answer fine = new Answer();
-    engine.submit(OpType.READ, Tier.T1, c, -1, now + 50 * MS, Decisions.NO_COST_HINT, DIRECT, fine);
+    engine.submit(OpType.READ, Tier.T1, c, -1, now + 50 * MS, DIRECT, fine);
     assertThat(fine.calls).as("queued").isZero();
   }
 

@@ -56,7 +56,7 @@ class AdmissionExampleTest {
     }
 
     // Async: queues at the limit, answers later on the executor; no thread waits.
-    engine.submit(OpType.WRITE, Tier.T2, checkout, 7, Decisions.NO_DEADLINE, Decisions.NO_COST_HINT, executor,
+    engine.submit(OpType.WRITE, Tier.T2, checkout, 7, Decisions.NO_DEADLINE, executor,
         new AdmissionCallback() {
           @Override
           public void onAdmitted(long permit) {

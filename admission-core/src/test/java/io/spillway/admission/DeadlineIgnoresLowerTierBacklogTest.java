@@ -53,16 +53,16 @@ class DeadlineIgnoresLowerTierBacklogTest {
     ClientHandle checkout = engine.clients().register("checkout-api");
     Answers answers = new Answers();
 
-    engine.submit(OpType.READ, Tier.T5, batch, -1, Decisions.NO_DEADLINE, Decisions.NO_COST_HINT, DIRECT,
+    engine.submit(OpType.READ, Tier.T5, batch, -1, Decisions.NO_DEADLINE, DIRECT,
         answers.callback("holder"));
     for (int i = 0; i < 50; i++) {
-      engine.submit(OpType.READ, Tier.T5, batch, -1, Decisions.NO_DEADLINE, Decisions.NO_COST_HINT, DIRECT,
+      engine.submit(OpType.READ, Tier.T5, batch, -1, Decisions.NO_DEADLINE, DIRECT,
           answers.callback("t5"));
     }
     assertThat(engine.stats().waiting()).isEqualTo(50);
 
     // 50 waiting × 1 ms / limit 1 = 50 ms: the old estimate rejected this 20 ms request; nothing is ahead of it.
-    engine.submit(OpType.READ, Tier.T1, checkout, -1, clock.read() + 20 * MS, Decisions.NO_COST_HINT, DIRECT,
+    engine.submit(OpType.READ, Tier.T1, checkout, -1, clock.read() + 20 * MS, DIRECT,
         answers.callback("t1"));
     assertThat(answers.log).doesNotContain("t1:DEADLINE");
     assertThat(engine.stats().rejected(Reason.DEADLINE)).isZero();
@@ -74,10 +74,10 @@ class DeadlineIgnoresLowerTierBacklogTest {
     // Behind another T1 request's worth of its own tier or above, the estimate still counts: 30 T1 reads ahead
     // (30 ms) and a 20 ms budget is a DEADLINE rejection.
     for (int i = 0; i < 30; i++) {
-      engine.submit(OpType.READ, Tier.T1, checkout, -1, Decisions.NO_DEADLINE, Decisions.NO_COST_HINT, DIRECT,
+      engine.submit(OpType.READ, Tier.T1, checkout, -1, Decisions.NO_DEADLINE, DIRECT,
           answers.callback("t1-backlog"));
     }
-    engine.submit(OpType.READ, Tier.T2, checkout, -1, clock.read() + 20 * MS, Decisions.NO_COST_HINT, DIRECT,
+    engine.submit(OpType.READ, Tier.T2, checkout, -1, clock.read() + 20 * MS, DIRECT,
         answers.callback("t2"));
     assertThat(answers.log).endsWith("t2:DEADLINE");
   }

@@ -101,7 +101,7 @@ public final class SpillwayServerInterceptor implements ServerInterceptor {
     AdmittedCall<ReqT, RespT> admitted = new AdmittedCall<>(this, call, headers, next, context);
     admitted.submitting();
     try {
-      engine.submit(op, tier, client, SignalScope.ANY_PARTITION, deadline, Decisions.NO_COST_HINT, executor,
+      engine.submit(op, tier, client, SignalScope.ANY_PARTITION, deadline, executor,
           admitted);
     } finally {
       admitted.submitted();

@@ -12,6 +12,7 @@ import io.spillway.admission.Outcome;
 import io.spillway.admission.Reason;
 import io.spillway.admission.SignalScope;
 import io.spillway.admission.Tier;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -263,8 +264,7 @@ public final class Simulation {
       }
       return;
     }
-    engine.submit(s.op, s.tier, handle, s.partition, deadline, s.costHintNanos, DIRECT,
-        new AdmissionCallback() {
+    AdmissionCallback callback = new AdmissionCallback() {
           @Override
           public void onAdmitted(long token) {
             run(s, window, (outcome, service) -> engine.release(token, outcome, service), deadline, ended);
@@ -277,7 +277,12 @@ public final class Simulation {
             }
             end(s, window, reason.ordinal(), ended);
           }
-        });
+        };
+    if (s.costHintNanos == Decisions.NO_COST_HINT) {
+      engine.submit(s.op, s.tier, handle, s.partition, deadline, DIRECT, callback);
+    } else {
+      engine.submit(s.op, s.tier, handle, s.partition, deadline, Duration.ofNanos(s.costHintNanos), DIRECT, callback);
+    }
   }
 
   /** How an admitted request ends: a token's release or a lease's. */

@@ -43,7 +43,7 @@ final class TwinStrategies {
     @Override
     public void submit(OpType op, Tier tier, String client, long deadlineNanos, Decision decision) {
       final ClientHandle handle = clients.computeIfAbsent(client, c -> engine.clients().register(c));
-      engine.submit(op, tier, handle, SignalScope.ANY_PARTITION, deadlineNanos, Decisions.NO_COST_HINT, DIRECT,
+      engine.submit(op, tier, handle, SignalScope.ANY_PARTITION, deadlineNanos, DIRECT,
           new AdmissionCallback() {
             @Override
             public void onAdmitted(long token) {

@@ -30,7 +30,7 @@ public final class EngineStrategy implements AdmissionStrategy {
   @Override
   public void submit(ClassifiedRequest request, Executor executor, Callback callback) {
     engine.submit(request.op(), request.tier(), request.client(),
-        request.partition(), request.deadlineNanos(), Decisions.NO_COST_HINT, executor, new AdmissionCallback() {
+        request.partition(), request.deadlineNanos(), executor, new AdmissionCallback() {
           @Override
           public void onAdmitted(long token) {
             callback.onAdmitted(token);
