@@ -10,7 +10,7 @@ import java.util.Arrays;
  *
  * <p>Why a dwell and not only hysteresis: a rejection ratio that hovers near a tier boundary moves the cut across it
  * several times a second, and every crossing sheds a tier in the same second as a less important one was served
- * (the audit of issue #10 counted 25–40 of 87 node-seconds out of order in the demo under overload). A hysteresis
+ * (the demo's per-node audit counted 25–40 of 87 node-seconds out of order under overload). A hysteresis
  * ({@link PriorityDistribution#cut(double, int, int, int, double)}) makes crossings rarer; the dwell makes each one
  * clean. Crossing a boundary takes two steps: the cut first stops at the boundary, the tier beside it entirely shed
  * and the next one entirely served, and moves on only once the window no longer remembers the other side. The same
