@@ -44,6 +44,20 @@ public final class ScopeRejector {
   static final long TIER_DWELL_NANOS = 1_100_000_000L;
   /** How far ahead an embedder's backlog signal is forecast ({@link BacklogForecast}). */
   static final double BACKLOG_HORIZON_SECONDS = 1.0;
+  /**
+   * The share of the PID's gains a scope runs at while its error is an embedder's backlog signal (the clamped error
+   * is scaled by it: Kp 0.05, Ki 0.7/s at the defaults): the scope has one, and no overload of the node's own (its
+   * signals, the ALL scope's Cinnamon error) is larger. A release runs at it too, an idle node's included: at full
+   * gain the sawtooth's low teeth released faster than its high ones shed, and the lag settled higher. A backlog drained in batches is a sawtooth (a follower flushing every
+   * 200 ms, its lag sampled every 250 ms, beats at 1 Hz), and at the full gains the ratio integrated every tooth:
+   * it ramped from 0.15 to 1.0 and back once a second (simulation, {@code FollowerLagScenarioTest}
+   * slowFlushSawtooth: max ratio 0.93-1.0, at half gains 0.59-0.77). A backlog needs no faster loop: the forecast
+   * already leads it by a second, and a follower that cannot keep up sheds its writes at T5 first either way
+   * (lagging-follower sweep at half gains: T1 shed 0 %, T5 100 %, against 4-12 % of T1 before the forecast).
+   * Smoothing the signal instead (its 1 s moving average or peak before the forecast) delayed the loop around an
+   * integrating backlog: T1 shed 20-44 %.
+   */
+  static final double BACKLOG_GAIN = 0.5;
 
   public final SignalScope scope;
   /** The requests the scope covers, its client resolved to a handle. */
@@ -160,7 +174,8 @@ public final class ScopeRejector {
    * guard holds the cut back from shedding more, a positive error counts as none too, so the ratio waits at the
    * boundary with the cut instead of winding up and overshooting once the guard lets go. (Holding a release the
    * same way was tried: the ratio then cycles wider, and 6 × overload drops 8–9 % of its requests from the queues
-   * instead of 7.6–8.4 %.)
+   * instead of 7.6–8.4 %.) While the error is an embedder's backlog ({@link #externalError}) the PID runs at
+   * {@link #BACKLOG_GAIN} of its gains.
    *
    * @param arrivedTiers bit t set when tier t had arrivals since the last tick
    * @param waitingTiers bit t set when tier t has requests waiting in the node's queues
@@ -169,6 +184,9 @@ public final class ScopeRejector {
       boolean saturated, long arrivedTiers, long waitingTiers) {
     double m = Double.isNaN(normalisedError) ? MIN_ERROR
         : Math.max(MIN_ERROR, Math.min(MAX_ERROR, normalisedError));
+    if (!Double.isNaN(externalError) && !(normalisedError > Math.max(0.0, externalError))) {
+      m *= BACKLOG_GAIN;
+    }
     if (m > 0 && (ratio >= ceiling || heldBack)) {
       m = 0.0;
     }

@@ -178,6 +178,144 @@ class FollowerLagScenarioTest {
     }
   }
 
+  private static final long FLUSH_FROM = 2 * SECOND;
+  private static final long FLUSH_TO = 14 * SECOND;
+  private static final long FLUSH_END = 18 * SECOND;
+  /** The demo's slow-follower scenario: a 200 ms Raft log flush on the follower, the lag sampled every 250 ms. */
+  private static final long SLOW_FLUSH = 200_000_000L;
+  private static final long LAG_SAMPLE = 250_000_000L;
+  private static final double FLUSH_TARGET_ENTRIES = 20;
+  /** Partition 7's writes: 150/s over T1 and T3, as the scenario's partition-0 writer. */
+  private static final double FLUSH_STREAM = 150.0 / (2 * 3);
+
+  /**
+   * The slow-follower fault of the demo's chaos scenario: the follower flushes what it has been sent in one batch per
+   * 200 ms flush, so it keeps up at any rate and its lag is the admitted rate times the flush time (Little's law), a
+   * sawtooth of the batches (one to two flushes' worth of writes), sampled by the leader every 250 ms (which aliases
+   * the 5 Hz teeth into a 1 Hz beat). The signal is the demo's lag pressure (the lag over its target, a quarter per
+   * doubling above it). A dimmer sheds a share of the writes without the ratio ever reaching 0.95 (shedding them
+   * outright), and lets go within 2 s of the flush being fast again.
+   *
+   * <p>Before the rejector ran a backlog's scope at half gains ({@code ScopeRejector.BACKLOG_GAIN}) the ratio
+   * ramped from about 0.15 to 1.0 and back once a second, the period of the samples' beat: max ratio 0.93-1.0 (18 of
+   * 20 seeds at or above 0.95). At half gains: 0.59-0.77. The lag's peak (every tick, Poisson arrivals at 150/s)
+   * is 1.7-2.7 × its target: the target 2 × is reported, not met on every seed; the ceiling 3.2 is asserted.
+   * Mutation tried: BACKLOG_GAIN = 1 fails the max ratio on 18 seeds.
+   */
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("io.spillway.admission.sim.Seeds#sweep")
+  void slowFlushSawtoothIsDimmedNotSwitched(long seed) {
+    Simulation sim = StandardNode.simulation(StandardNode.config().build(), seed);
+    for (Tier tier : new Tier[] {Tier.T1, Tier.T3}) {
+      for (int c = 0; c < 3; c++) {
+        sim.add(FLUSH_STREAM, OpType.WRITE, tier, "w7-" + tier + "-" + c).partition(LAGGING).between(0, FLUSH_END);
+        sim.add(FLUSH_STREAM, OpType.WRITE, tier, "w3-" + tier + "-" + c).partition(HEALTHY).between(0, FLUSH_END);
+        sim.add(FLUSH_STREAM, OpType.READ, tier, "r-" + tier + "-" + c).partition(LAGGING).between(0, FLUSH_END);
+      }
+    }
+    FlushingFollower follower = new FlushingFollower(sim);
+    SignalScope scope = SignalScope.of(OpSet.WRITES, LAGGING);
+    sim.engine().addSignal(Signal.of("raft.follower.lag", scope, 1.0, follower::pressure));
+    List<Long> times = new ArrayList<>();
+    List<Double> lags = new ArrayList<>();
+    List<Double> ratios = new ArrayList<>();
+    List<Double> sampledLags = new ArrayList<>();
+    sim.onTick(s -> {
+      follower.advance(s.clock().read());
+      times.add(s.clock().read());
+      lags.add(follower.lag);
+      sampledLags.add(follower.sampled);
+      ratios.add(s.engine().stats().scopes().stream().filter(v -> v.scope().equals(scope))
+          .mapToDouble(v -> v.ratio()).findFirst().orElse(0.0));
+    });
+    sim.run(FLUSH_END);
+    assertThat(sim.endedTwice()).isZero();
+    double maxRatio = 0;
+    double maxLag = 0;
+    double maxSampled = 0;
+    double sum = 0;
+    int n = 0;
+    long lastShedding = FLUSH_TO;
+    long settled = FLUSH_FROM + 5 * SECOND;
+    for (int i = 0; i < times.size(); i++) {
+      long t = times.get(i);
+      if (t >= FLUSH_FROM && t < FLUSH_TO) {
+        maxRatio = Math.max(maxRatio, ratios.get(i));
+      }
+      if (t >= settled && t < FLUSH_TO) {
+        maxLag = Math.max(maxLag, lags.get(i));
+        maxSampled = Math.max(maxSampled, sampledLags.get(i));
+        sum += ratios.get(i);
+        n++;
+      }
+      if (t >= FLUSH_TO && ratios.get(i) > 0) {
+        lastShedding = t;
+      }
+    }
+    SWEEP.start("slow flush sawtooth", seed)
+        .atMost("max p7 ratio during the fault", maxRatio, 0.95)
+        .targetAtMost("max lag / target once settled", maxLag / FLUSH_TARGET_ENTRIES, 2.0)
+        .regressionCeiling("max lag / target once settled", maxLag / FLUSH_TARGET_ENTRIES, 3.2)
+        .atMost("s until the ratio is 0 after the fault", (lastShedding - FLUSH_TO) / 1e9, 2.0)
+        .atMost("p3 writes shed",
+            sim.partitionCount(HEALTHY, Reason.SHED_TIER.ordinal(), 0, FLUSH_END, OpType.WRITE, Tier.T0, Tier.T5), 0)
+        .figure("max sampled lag / target", maxSampled / FLUSH_TARGET_ENTRIES)
+        .figure("mean p7 ratio once settled", sum / n)
+        .figure("p7 writes shed once settled", shedShare(sim, null, settled, FLUSH_TO))
+        .verify();
+  }
+
+  /**
+   * A follower that flushes in batches: a flush takes everything sent to it so far and ends {@code SLOW_FLUSH} later
+   * during the fault (outside it the follower keeps up within a tick); the lag (entries the leader has committed that the follower
+   * has not flushed) is sampled every {@code LAG_SAMPLE}, the way the demo's leader samples it.
+   */
+  private static final class FlushingFollower {
+    private final Simulation sim;
+    private long sent;
+    private long flushing;
+    private long flushed;
+    private long flushEnds = -1;
+    private long nextSample;
+    double sampled;
+    double lag;
+
+    FlushingFollower(Simulation sim) {
+      this.sim = sim;
+    }
+
+    /**
+     * Moves the follower to {@code now}, once per tick: the slow flushes last two ticks, so each starts and ends on a
+     * tick; outside the fault the follower flushes within the tick.
+     */
+    void advance(long now) {
+      sent = sim.partitionCount(LAGGING, Reason.ADMITTED.ordinal(), 0, now + sim.tickNanos(), OpType.WRITE,
+          Tier.T0, Tier.T5);
+      if (flushEnds >= 0 && flushEnds <= now) {
+        flushed = flushing;
+        flushEnds = -1;
+      }
+      boolean slow = now >= FLUSH_FROM && now < FLUSH_TO;
+      if (!slow && flushEnds < 0) {
+        flushed = sent;
+      } else if (flushEnds < 0 && sent > flushed) {
+        flushing = sent;
+        flushEnds = now + SLOW_FLUSH;
+      }
+      lag = sent - flushed;
+      if (now >= nextSample) {
+        sampled = lag;
+        nextSample += LAG_SAMPLE;
+      }
+    }
+
+    /** The demo's lag pressure: the sampled lag over its target, above it 1 + a quarter per doubling. */
+    double pressure() {
+      double x = sampled / FLUSH_TARGET_ENTRIES;
+      return x <= 1 ? x : 1 + Math.log(x) / Math.log(2) / 4;
+    }
+  }
+
   /** Share of partition 7's writes of a tier (null = all) arriving in [from, to) that were shed. */
   private static double shedShare(Simulation sim, Tier tier, long from, long to) {
     Tier lo = tier == null ? Tier.T0 : tier;
