@@ -48,14 +48,14 @@ public final class ScopeRejector {
    * The share of the PID's gains a scope runs at while its error is an embedder's backlog signal (the clamped error
    * is scaled by it: Kp 0.05, Ki 0.7/s at the defaults): the scope has one, and no overload of the node's own (its
    * signals, the ALL scope's Cinnamon error) is larger. A release runs at it too, an idle node's included: at full
-   * gain the sawtooth's low teeth released faster than its high ones shed, and the lag settled higher. A backlog drained in batches is a sawtooth (a follower flushing every
-   * 200 ms, its lag sampled every 250 ms, beats at 1 Hz), and at the full gains the ratio integrated every tooth:
-   * it ramped from 0.15 to 1.0 and back once a second (simulation, {@code FollowerLagScenarioTest}
-   * slowFlushSawtooth: max ratio 0.93-1.0, at half gains 0.59-0.77). A backlog needs no faster loop: the forecast
-   * already leads it by a second, and a follower that cannot keep up sheds its writes at T5 first either way
-   * (lagging-follower sweep at half gains: T1 shed 0 %, T5 100 %, against 4-12 % of T1 before the forecast).
-   * Smoothing the signal instead (its 1 s moving average or peak before the forecast) delayed the loop around an
-   * integrating backlog: T1 shed 20-44 %.
+   * gain the sawtooth's low teeth released faster than its high ones shed, and the lag settled higher. A backlog
+   * drained in batches is a sawtooth (a follower flushing every 200 ms, its lag sampled every 250 ms, beats at 1 Hz),
+   * and at the full gains the ratio integrated every tooth: it ramped from 0.15 to 1.0 and back once a second
+   * (simulation, {@code FollowerLagScenarioTest} slowFlushSawtooth: max ratio 0.93-1.0, at half gains 0.59-0.77). A
+   * backlog needs no faster loop: the forecast already leads it by a second, and a follower that cannot keep up sheds
+   * its writes at T5 first either way (lagging-follower sweep at half gains: T1 shed 0 %, T5 100 %, against 4-12 % of
+   * T1 before the forecast). Smoothing the signal instead (its 1 s moving average or peak before the forecast)
+   * delayed the loop around an integrating backlog: T1 shed 20-44 %.
    */
   static final double BACKLOG_GAIN = 0.5;
 
