@@ -16,12 +16,12 @@ import java.util.Locale;
  * with its rejection ratio and priority cut (as a tier: {@code cut t3} sheds t3 and below). Reading
  * {@link EngineStats} is cheap (counters and the latest control-loop snapshot); no request is touched.
  */
-final class EngineTrace {
+public final class EngineTrace {
   private final List<StorageNode> nodes;
   private final long[] lastBusyNanos;
   private long lastNanos = System.nanoTime();
 
-  EngineTrace(List<StorageNode> nodes) {
+  public EngineTrace(List<StorageNode> nodes) {
     this.nodes = List.copyOf(nodes);
     this.lastBusyNanos = new long[nodes.size()];
     for (int i = 0; i < nodes.size(); i++) {
@@ -30,7 +30,7 @@ final class EngineTrace {
   }
 
   /** Prints one line per node. */
-  void print(PrintStream out) {
+  public void print(PrintStream out) {
     final long now = System.nanoTime();
     final long elapsed = Math.max(1, now - lastNanos);
     lastNanos = now;

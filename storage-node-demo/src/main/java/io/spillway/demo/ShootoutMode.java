@@ -70,6 +70,10 @@ final class ShootoutMode implements Callable<Integer> {
       description = "Fixed storage cost per read, write, scan in ms, as for the demo (default: ${DEFAULT-VALUE}).")
   StorageCost cost;
 
+  @Option(names = "--engine-trace", description = "Print each node's engine state under every second, as the demo "
+      + "does, for the strategies that run the engine (spillway, codel-only).")
+  boolean engineTrace;
+
   @Option(names = "--partitions", paramLabel = "N", defaultValue = "" + NodeConfig.DEFAULT_PARTITIONS,
       description = "Partitions, 1..64 (default: ${DEFAULT-VALUE}).")
   int partitions;
@@ -98,6 +102,7 @@ final class ShootoutMode implements Callable<Integer> {
     out.printf(Locale.ROOT, "Spillway overload shootout: %s; C = %.0f calls/s; %.0f s per strategy; report in %s%n",
         kinds.stream().map(StrategyKind::wireName).toList(), shootout.scenario().capacity(),
         shootout.scenario().totalSeconds(), outDir.toAbsolutePath());
+    shootout.engineTrace(engineTrace);
     final Map<String, Object> load = new LinkedHashMap<>();
     run.put("load_average_1min_before_after", load); // the machine is shared: what else ran beside
     for (StrategyKind kind : kinds) {

@@ -301,12 +301,14 @@ class StorageNodeMainTest {
     assertThat(s.threads).isEqualTo(2);
     assertThat(s.cost).isEqualTo(StorageCost.parse("20,40,80"));
     assertThat(s.partitions).isEqualTo(3);
+    assertThat(s.engineTrace).isFalse();
   }
 
   @Test
   void shootoutOptions() {
     final ShootoutMode s = parse("shootout", "--strategies", "spillway,bulkhead", "--scale", "0.25", "--out", "o",
-        "--callers", "helper", "--storage-threads", "4", "--storage-cost-ms", "2,4,8", "--partitions", "2");
+        "--callers", "helper", "--storage-threads", "4", "--storage-cost-ms", "2,4,8", "--partitions", "2", "--engine-trace");
+    assertThat(s.engineTrace).isTrue();
     assertThat(s.strategies).containsExactly(StrategyKind.SPILLWAY, StrategyKind.BULKHEAD);
     assertThat(s.scale).isEqualTo(0.25);
     assertThat(s.reportDir).isEqualTo(Path.of("o"));
@@ -316,7 +318,7 @@ class StorageNodeMainTest {
     assertThat(s.partitions).isEqualTo(2);
     assertThat(StorageNodeMain.given(s.spec)).as("quoted in the report's run.json").containsExactly("--strategies",
         "spillway,bulkhead", "--scale", "0.25", "--out", "o", "--callers", "helper", "--storage-threads", "4",
-        "--storage-cost-ms", "2,4,8", "--partitions", "2");
+        "--storage-cost-ms", "2,4,8", "--partitions", "2", "--engine-trace");
   }
 
   // ---- bad values: status 2, the message naming the option and the value on stderr, nothing started

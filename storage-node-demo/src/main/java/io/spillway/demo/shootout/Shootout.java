@@ -16,6 +16,7 @@ public final class Shootout {
   private final Scenario scenario;
   private final PrintStream progress;
   private final List<StrategyResult> results = new ArrayList<>();
+  private boolean engineTrace;
 
   /**
    * @param capacity C, the cluster's capacity for the read-heavy mix, calls/s
@@ -31,6 +32,11 @@ public final class Shootout {
     this.progress = progress;
   }
 
+  /** Prints each node's engine state under every second, for the strategies that run the engine. */
+  public void engineTrace(boolean on) {
+    this.engineTrace = on;
+  }
+
   /** The scenario every strategy runs. */
   public Scenario scenario() {
     return scenario;
@@ -39,7 +45,7 @@ public final class Shootout {
   /** Runs one strategy on a fresh cluster of {@code nodes} (not started) and keeps its result. */
   public StrategyResult run(StrategySettings strategy, List<NodeConfig> nodes, EngineConfig engineConfig)
       throws IOException, InterruptedException, TimeoutException {
-    final StrategyResult r = new StrategyRun(strategy, nodes, engineConfig, scenario, progress).run();
+    final StrategyResult r = new StrategyRun(strategy, nodes, engineConfig, scenario, progress, engineTrace).run();
     results.add(r);
     return r;
   }

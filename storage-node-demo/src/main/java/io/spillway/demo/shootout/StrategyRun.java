@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.spillway.admission.EngineConfig;
 import io.spillway.admission.Tier;
 import io.spillway.demo.DemoCluster;
+import io.spillway.demo.EngineTrace;
 import io.spillway.demo.NodeConfig;
 import io.spillway.demo.StorageNode;
 import io.spillway.demo.load.CallStats.CallSample;
@@ -30,14 +31,16 @@ final class StrategyRun {
   private final EngineConfig engineConfig;
   private final Scenario scenario;
   private final PrintStream progress;
+  private final boolean engineTrace;
 
   StrategyRun(StrategySettings strategy, List<NodeConfig> nodes, EngineConfig engineConfig, Scenario scenario,
-      PrintStream progress) {
+      PrintStream progress, boolean engineTrace) {
     this.strategy = strategy;
     this.nodes = nodes;
     this.engineConfig = engineConfig;
     this.scenario = scenario;
     this.progress = progress;
+    this.engineTrace = engineTrace;
   }
 
   StrategyResult run() throws IOException, InterruptedException, TimeoutException {
@@ -58,6 +61,7 @@ final class StrategyRun {
       }
       final CallerRun callers = new CallerRun(Callers.plans(targets, Scenario.OVERLOAD * scenario.capacity()),
           scenario.schedule(), 10_000, 100, 100_000);
+      final EngineTrace trace = engineTrace && strategy.kind().runsEngine() ? new EngineTrace(cluster.nodes()) : null;
       try (NodeSampler sampler = new NodeSampler(() -> pending(cluster), callers.threads())) {
         callers.run(elapsed -> {
           final long[] peaks = sampler.takeSecond();
@@ -66,6 +70,9 @@ final class StrategyRun {
           final Second s = new Second(seconds.size() + 1, tiers, peaks[0], peaks[1], (int) peaks[2]);
           seconds.add(s);
           progress(name, s, seconds);
+          if (trace != null) {
+            trace.print(progress);
+          }
         });
       }
     }
@@ -94,9 +101,9 @@ final class StrategyRun {
     final String line = String.format(Locale.ROOT, "  %-18s %3d/%.0f s  %-22s goodput %5d/s  t1 p99 %7.1f ms  "
         + "pending %6d  heap %5.0f MiB", name, s.second(), scenario.totalSeconds(), phase, okNow - okBefore, p99,
         s.pending(), s.heapBytes() / (1024.0 * 1024.0));
-    if (System.console() != null) {
+    if (System.console() != null && !engineTrace) {
       progress.print("\r" + line + "   ");
-    } else if (s.second() % 5 == 0) {
+    } else if (s.second() % 5 == 0 || engineTrace) {
       progress.println(line);
     }
     progress.flush();

@@ -30,6 +30,11 @@ public enum StrategyKind {
     return wireName;
   }
 
+  /** Whether the node admits through Spillway's engine (its limit, queues and scopes are worth tracing). */
+  public boolean runsEngine() {
+    return this == SPILLWAY || this == CODEL_ONLY;
+  }
+
   /** Parses a command-line name. */
   public static StrategyKind parse(String text) {
     for (StrategyKind k : values()) {

@@ -125,4 +125,15 @@ class StrategiesTest {
     c.release(d.admitted.get(0), Outcome.SUCCESS, 1_000_000L);
     assertThat(c.pending()).isEqualTo(held - 1);
   }
+
+  @Test
+  void onlySpillwayAndCodelOnlyRunTheEngine() {
+    final List<StrategyKind> engine = new ArrayList<>();
+    for (StrategyKind k : StrategyKind.values()) {
+      if (k.runsEngine()) {
+        engine.add(k);
+      }
+    }
+    assertThat(engine).containsExactly(StrategyKind.SPILLWAY, StrategyKind.CODEL_ONLY);
+  }
 }
