@@ -21,6 +21,7 @@ public final class CallStats {
   final LongAdder ok = new LongAdder();
   final LongAdder failed = new LongAdder();
   final LongAdder attempts = new LongAdder();
+  final LongAdder lateOk = new LongAdder();
   private final Map<String, LongAdder> failedBy = new ConcurrentHashMap<>();
   private final Recorder latency = new Recorder(MAX_LATENCY_NANOS, 2);
   private Histogram interval;
@@ -28,6 +29,11 @@ public final class CallStats {
   void succeeded(long latencyNanos) {
     ok.increment();
     latency.recordValue(Math.min(Math.max(0, latencyNanos), MAX_LATENCY_NANOS));
+  }
+
+  /** A success reply to an attempt its caller had already given up on (timed out): work served for nobody. */
+  void lateSuccess() {
+    lateOk.increment();
   }
 
   /**
@@ -49,7 +55,7 @@ public final class CallStats {
     interval = latency.getIntervalHistogram(interval);
     final Map<String, Long> by = new TreeMap<>();
     failedBy.forEach((r, n) -> by.put(r, n.sum()));
-    return new CallSample(calls.sum(), ok.sum(), failed.sum(), attempts.sum(), by, interval.copy());
+    return new CallSample(calls.sum(), ok.sum(), failed.sum(), attempts.sum(), lateOk.sum(), by, interval.copy());
   }
 
   /**
@@ -59,10 +65,11 @@ public final class CallStats {
    * @param ok calls that succeeded so far
    * @param failed calls that failed for good so far
    * @param attempts attempts sent so far (first attempts and retries)
+   * @param lateOk success replies so far to attempts their caller had already timed out (served for nobody)
    * @param failedBy failed calls by the last attempt's outcome
    * @param latency latencies of the calls that succeeded since the previous sample, nanoseconds
    */
-  public record CallSample(long calls, long ok, long failed, long attempts, Map<String, Long> failedBy,
+  public record CallSample(long calls, long ok, long failed, long attempts, long lateOk, Map<String, Long> failedBy,
       Histogram latency) {
   }
 }

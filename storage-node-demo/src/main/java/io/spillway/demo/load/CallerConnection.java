@@ -247,7 +247,10 @@ final class CallerConnection implements AutoCloseable {
         }
         unanswered.decrementAndGet();
         if (!a.state.compareAndSet(PENDING, DONE)) {
-          continue; // timed out already: its call was retried or failed then
+          if (!reply.isError()) {
+            stats.lateSuccess(); // timed out already: served, but its call was retried or failed then
+          }
+          continue;
         }
         if (!reply.isError()) {
           stats.succeeded(now - a.call.intendedNanos);

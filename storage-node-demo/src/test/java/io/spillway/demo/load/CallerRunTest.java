@@ -67,12 +67,25 @@ class CallerRunTest {
   }
 
   @Test
+  void aSuccessAfterTheCallerGaveUpIsCountedLateNotOk() throws IOException {
+    try (ServerSocket ss = FakeRespServer.start("+OK", 150)) {
+      final RetryPolicy fast = new RetryPolicy(RetryPolicy.Mode.NAIVE, Duration.ofMillis(100), 3, Duration.ZERO,
+          Duration.ZERO);
+      final CallStats.CallSample s = run(ss, fast, 1).get(Tier.T1).sample();
+      assertThat(s.ok()).isZero();
+      assertThat(s.lateOk()).isPositive(); // served, but nobody waited for it: wasted work
+      assertThat(s.lateOk()).isLessThanOrEqualTo(s.attempts() - s.ok());
+    }
+  }
+
+  @Test
   void successesAreTimedFromTheIntendedSend() throws IOException {
     try (ServerSocket ss = FakeRespServer.start("+OK")) {
       final CallStats.CallSample s = run(ss, RetryPolicy.DEFAULT, 1).get(Tier.T1).sample();
       assertThat(s.ok()).isEqualTo(s.calls());
       assertThat(s.attempts()).isEqualTo(s.calls());
       assertThat(s.latency().getTotalCount()).isEqualTo(s.ok());
+      assertThat(s.lateOk()).isZero();
     }
   }
 

@@ -16,6 +16,11 @@ final class FakeRespServer {
 
   /** Answers CLIENT/SPILLWAY.TIER with +OK and every data command with {@code reply} (null: never answers). */
   static ServerSocket start(String reply) throws IOException {
+    return start(reply, 0);
+  }
+
+  /** {@link #start(String)}, each data reply sent {@code delayMillis} after its command was read (in order). */
+  static ServerSocket start(String reply, long delayMillis) throws IOException {
     final ServerSocket ss = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
     final Thread t = new Thread(() -> {
       try (Socket s = ss.accept()) {
@@ -33,11 +38,14 @@ final class FakeRespServer {
           if (name.equals("CLIENT") || name.equals("SPILLWAY.TIER")) {
             out.write("+OK\r\n".getBytes(StandardCharsets.US_ASCII));
           } else if (reply != null) {
+            if (delayMillis > 0) {
+              Thread.sleep(delayMillis); // a slow storage: the reply arrives after the caller's timeout
+            }
             out.write((reply + "\r\n").getBytes(StandardCharsets.US_ASCII));
           }
           out.flush();
         }
-      } catch (IOException | RuntimeException closed) {
+      } catch (IOException | RuntimeException | InterruptedException closed) {
         // test over
       }
     }, "fake-resp");

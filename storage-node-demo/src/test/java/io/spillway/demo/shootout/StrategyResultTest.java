@@ -20,7 +20,7 @@ class StrategyResultTest {
     final Histogram h = new Histogram(2);
     h.recordValueWithCount(latencyMs * MS, 100);
     final Map<Tier, CallSample> tiers = new EnumMap<>(Tier.class);
-    tiers.put(Tier.T1, new CallSample(okTotal + failedTotal, okTotal, failedTotal, okTotal + failedTotal,
+    tiers.put(Tier.T1, new CallSample(okTotal + failedTotal, okTotal, failedTotal, okTotal + failedTotal, 0L,
         Map.of("SHED_TIER", failedTotal), h));
     return new Second(n, tiers, 100L * 1024 * 1024 * n, 10L * n, 50 + n);
   }
