@@ -3,6 +3,7 @@ package io.spillway.demo.shootout;
 import io.spillway.admission.Tier;
 import io.spillway.demo.load.CallStats.CallSample;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 
 /**
  * What the shootout saw in one second of a strategy's run.
@@ -14,4 +15,14 @@ import java.util.Map;
  * @param threads most live threads of the JVM in the second, the callers' own threads excluded
  */
 public record Second(int second, Map<Tier, CallSample> tiers, long heapBytes, long pending, int threads) {
+
+  /** One cumulative count summed over the tiers, e.g. {@code total(CallSample::ok)}. */
+  private long total(ToLongFunction<CallSample> count) {
+    return tiers.values().stream().mapToLong(count).sum();
+  }
+
+  /** How much a cumulative count grew since {@code before} (null: since the start), summed over the tiers. */
+  public long since(Second before, ToLongFunction<CallSample> count) {
+    return total(count) - (before == null ? 0 : before.total(count));
+  }
 }

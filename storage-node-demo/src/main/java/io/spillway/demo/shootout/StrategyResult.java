@@ -68,7 +68,8 @@ public record StrategyResult(String strategy, double goodputOverload, double off
     int toRecover = -1;
     for (int i = 0; i < seconds.size(); i++) {
       final Second s = seconds.get(i);
-      final long ok = okAll(s) - (i == 0 ? 0 : okAll(seconds.get(i - 1)));
+      final Second before = i == 0 ? null : seconds.get(i - 1);
+      final long ok = s.since(before, CallSample::ok);
       goodput.add((double) ok);
       final CallSample t1 = s.tiers().get(Tier.T1);
       t1p99.add(t1 == null || t1.latency().getTotalCount() == 0 ? 0 : t1.latency().getValueAtPercentile(99) / 1e6);
@@ -79,7 +80,7 @@ public record StrategyResult(String strategy, double goodputOverload, double off
       peakThreads = Math.max(peakThreads, s.threads());
       if (s.second() > up && s.second() <= down) {
         okOverload += ok;
-        attemptsOverload += attemptsAll(s) - (i == 0 ? 0 : attemptsAll(seconds.get(i - 1)));
+        attemptsOverload += s.since(before, CallSample::attempts);
         if (t1 != null) {
           t1Overload.add(t1.latency());
         }
@@ -115,14 +116,6 @@ public record StrategyResult(String strategy, double goodputOverload, double off
       sum += values.get(i);
     }
     return sum / (to - from);
-  }
-
-  private static long attemptsAll(Second s) {
-    return s.tiers().values().stream().mapToLong(CallSample::attempts).sum();
-  }
-
-  private static long okAll(Second s) {
-    return s.tiers().values().stream().mapToLong(CallSample::ok).sum();
   }
 
   private static Second find(List<Second> seconds, int second) {

@@ -91,19 +91,15 @@ final class StrategyRun {
   }
 
   private void progress(String name, Second s, List<Second> seconds) {
-    final long okNow = s.tiers().values().stream().mapToLong(CallSample::ok).sum();
-    final long okBefore = seconds.size() < 2 ? 0
-        : seconds.get(seconds.size() - 2).tiers().values().stream().mapToLong(CallSample::ok).sum();
-    final long lateNow = s.tiers().values().stream().mapToLong(CallSample::lateOk).sum();
-    final long lateBefore = seconds.size() < 2 ? 0
-        : seconds.get(seconds.size() - 2).tiers().values().stream().mapToLong(CallSample::lateOk).sum();
+    final Second before = seconds.size() < 2 ? null : seconds.get(seconds.size() - 2);
     final CallSample t1 = s.tiers().get(Tier.T1);
     final double p99 = t1 == null || t1.latency().getTotalCount() == 0 ? 0
         : t1.latency().getValueAtPercentile(99) / 1e6;
     final String phase = scenario.schedule().phaseAt((long) (s.second() * 1e9) - 1).name();
     final String line = String.format(Locale.ROOT, "  %-18s %3d/%.0f s  %-22s goodput %5d/s  t1 p99 %7.1f ms  "
         + "pending %6d  heap %5.0f MiB  served late %4d/s", name, s.second(), scenario.totalSeconds(), phase,
-        okNow - okBefore, p99, s.pending(), s.heapBytes() / (1024.0 * 1024.0), lateNow - lateBefore);
+        s.since(before, CallSample::ok), p99, s.pending(), s.heapBytes() / (1024.0 * 1024.0),
+        s.since(before, CallSample::lateOk));
     if (System.console() != null && !engineTrace) {
       progress.print("\r" + line + "   ");
     } else if (s.second() % 5 == 0 || engineTrace) {
