@@ -16,6 +16,7 @@ import io.spillway.admission.control.CriticalReserve;
 import io.spillway.admission.control.LatencyBaseline;
 import io.spillway.admission.control.LatencySample;
 import io.spillway.admission.control.PriorityDistribution;
+import io.spillway.admission.control.ServedConcurrency;
 import io.spillway.admission.control.VegasLimitTuner;
 import io.spillway.admission.path.AdmissionCounters;
 import io.spillway.admission.path.AdmissionCounters.Kind;
@@ -80,6 +81,14 @@ import java.util.function.Consumer;
  * {@link #LEARNED_TARGET_MULTIPLE} × that baseline (half of a request's time may be spent queueing before the tuner
  * calls it too much). The latency signal sheds at {@code shed-factor} × the target, as with a configured one.
  *
+ * <p>Served concurrency ({@link ServedConcurrency}, after BBR): the completions of each second weighed by their op
+ * type's no-load latency, at its highest over {@link #SERVED_WINDOW_SECONDS}, is how many requests the node serves at
+ * once. The tuner's limit grows to at most {@link #SERVED_GAIN} times that, and a probe returns to at most that
+ * bound (or its pin): Vegas' queue allowance, sized for limits of hundreds, otherwise let a node of two workers hold
+ * a standing queue of several requests per worker in its own FIFO, behind the priority queues, and a probe on a node
+ * saturated from its start returned to an initial limit that had never bound. Neither cuts a node that is not
+ * saturated.
+ *
  * <p>Tick period (default 100 ms): Cinnamon does not publish one. It is short against the CoDel interval and the
  * queue timeouts (100 ms) so the ratio moves within a few timeouts of an overload, and long enough that at the
  * node's rate each tick sees dozens of completions; the p90 pools ticks until 250 samples, so latency decisions are
@@ -111,6 +120,10 @@ public final class ControlLoop {
   static final long BASELINE_MAX_POOL_NANOS = 1_000_000_000L;
   /** A learned latency target is this multiple of the op type's no-load p90. */
   static final double LEARNED_TARGET_MULTIPLE = 2.0;
+  /** Seconds over which the served concurrency keeps its highest value (BBR's bandwidth filter spans 10 RTTs). */
+  static final int SERVED_WINDOW_SECONDS = 10;
+  /** The limit grows to at most this multiple of the served concurrency (BBR's {@code cwnd_gain}). */
+  static final double SERVED_GAIN = 2.0;
 
   private final Telemetry telemetry;
   private final InflightLimiter limiter;
@@ -133,6 +146,9 @@ public final class ControlLoop {
   private final QueueTuning queues;
   private final LatencyBaseline[] baselines = new LatencyBaseline[OpType.count()];
   private final BaselineProbe probe;
+  private final ServedConcurrency served = new ServedConcurrency(SERVED_WINDOW_SECONDS, OpType.count());
+  private final long[] tickCompletions = new long[OpType.count()];
+  private final double[] noLoadNanos = new double[OpType.count()];
   private long lastTickNanos = Long.MIN_VALUE;
   private long lastErrors;
   private long lastAdmitted;
@@ -247,6 +263,7 @@ public final class ControlLoop {
     for (int i = 0; i < OpType.count(); i++) {
       double p90 = latency.lastSmoothedP90Nanos(i);
       OpType op = OpType.ofOrdinal(i);
+      tickCompletions[i] = latency.lastSample(i).count();
       if (lowLoad) {
         long before = baselines[i].values();
         baselines[i].observe(latency.lastSample(i), now);
@@ -271,6 +288,12 @@ public final class ControlLoop {
     if (completions > 0) {
       meanServiceNanos = latency.meanServiceNanos();
     }
+    served.add(tickCompletions, (long) (dt * 1e9), now);
+    for (int i = 0; i < OpType.count(); i++) {
+      noLoadNanos[i] = baselines[i].nanos();
+    }
+    double growthCeiling = SERVED_GAIN * served.max(noLoadNanos, now);
+    tuner.growthCeiling(growthCeiling);
     boolean pinned = probe.tick(saturatedNow, baselineKnown, tuner.lastLatencyRatio() > 1.0, freshBaseline,
         meanServiceNanos, now);
     int limit;
@@ -288,6 +311,9 @@ public final class ControlLoop {
     } else {
       if (wasPinned) {
         settlingTicks = POST_PROBE_SETTLE_TICKS;
+        // The probe has just measured the no-load latency at a saturated node: return to what the node serves at
+        // once, not to a limit that may never have been tuned (the initial one, on a node saturated from its start).
+        tuner.lowerTo(Math.max(pinnedLimit, growthCeiling));
         limiter.setLimit(tuner.limit());
         events.limitChanged(pinnedLimit, tuner.limit(), now);
         period.reset();
