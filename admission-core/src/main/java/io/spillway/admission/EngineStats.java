@@ -229,6 +229,16 @@ public final class EngineStats {
     return report().probing;
   }
 
+  /**
+   * How many requests the node serves at once when nothing waits: completions per second weighed by each op type's
+   * learned no-load latency, the highest second of the last 10 (Little's law; BBR's bandwidth-delay product). The
+   * inflight limit grows to at most twice this, and a baseline probe returns to at most twice this. NaN before a
+   * no-load latency is known.
+   */
+  public double servedConcurrency() {
+    return report().servedConcurrency;
+  }
+
   /** Whether the last tick saw the node saturated (inflight near the limit, or requests waiting for a permit). */
   public boolean saturated() {
     return report().saturated;

@@ -9,7 +9,8 @@ import java.util.Locale;
 /**
  * The demo's once-a-second view of each node's engine, printed under the load generator's table so that a run
  * shows where the time goes: the share of the storage threads' time spent on work since the previous line, the
- * engine's limit, inflight and queued requests, the p50/p90 of the READ work it
+ * engine's limit, its served concurrency (the requests it serves at once when nothing waits: the limit grows to at
+ * most twice it), inflight and queued requests, the p50/p90 of the READ work it
  * admitted in the current signal window (storage time, as the engine measures it) and its learned no-load baseline,
  * {@code SAT} when the last tick saw the node saturated (the only state in which latency may shed), and every scope
  * that is shedding
@@ -42,9 +43,10 @@ public final class EngineTrace {
       final EngineStats s = n.admission().engine().stats();
       final StringBuilder b = new StringBuilder();
       b.append(String.format(Locale.ROOT,
-          "       %s busy %3.0f %% limit %3d inflight %3d queued %3d read p50/p90 %6.1f/%6.1f ms (base %5.1f)"
-              + " write p90 %6.1f ms (base %5.1f)%s",
-          n.config().nodeId(), 100 * utilisation, s.limit(), s.inflight(), s.waiting(), s.intervalP50Nanos(OpType.READ) / 1e6,
+          "       %s busy %3.0f %% limit %3d served %4.1f inflight %3d queued %3d read p50/p90 %6.1f/%6.1f ms"
+              + " (base %5.1f) write p90 %6.1f ms (base %5.1f)%s",
+          n.config().nodeId(), 100 * utilisation, s.limit(), s.servedConcurrency(), s.inflight(), s.waiting(),
+          s.intervalP50Nanos(OpType.READ) / 1e6,
           s.intervalP90Nanos(OpType.READ) / 1e6, s.latencyBaselineNanos(OpType.READ) / 1e6,
           s.p90Nanos(OpType.WRITE) / 1e6, s.latencyBaselineNanos(OpType.WRITE) / 1e6,
           s.probingBaseline() ? " PROBE" : s.saturated() ? " SAT" : ""));

@@ -149,6 +149,7 @@ public final class ControlLoop {
   private final ServedConcurrency served = new ServedConcurrency(SERVED_WINDOW_SECONDS, OpType.count());
   private final long[] tickCompletions = new long[OpType.count()];
   private final double[] noLoadNanos = new double[OpType.count()];
+  private double servedConcurrency = Double.NaN;
   private long lastTickNanos = Long.MIN_VALUE;
   private long lastErrors;
   private long lastAdmitted;
@@ -292,7 +293,8 @@ public final class ControlLoop {
     for (int i = 0; i < OpType.count(); i++) {
       noLoadNanos[i] = baselines[i].nanos();
     }
-    double growthCeiling = SERVED_GAIN * served.max(noLoadNanos, now);
+    servedConcurrency = served.max(noLoadNanos, now);
+    double growthCeiling = SERVED_GAIN * servedConcurrency;
     tuner.growthCeiling(growthCeiling);
     boolean pinned = probe.tick(saturatedNow, baselineKnown, tuner.lastLatencyRatio() > 1.0, freshBaseline,
         meanServiceNanos, now);
@@ -447,7 +449,8 @@ public final class ControlLoop {
       baselineNanos[op.ordinal()] = baselines[op.ordinal()].nanos();
       timeouts[op.ordinal()] = queues.timeoutNanos(op);
     }
-    TickReport report = new TickReport(ticks, saturatedNow, probe.probing(), throughput, errors01, scopeViews(),
+    TickReport report = new TickReport(ticks, saturatedNow, probe.probing(), throughput, errors01, servedConcurrency,
+        scopeViews(),
         signalViews(), latency.intervalSnapshot(), latency.successesSnapshot(), latency.smoothedP90Snapshot(),
         baselineNanos, timeouts);
     publishedServiceNanos = serviceNanos;

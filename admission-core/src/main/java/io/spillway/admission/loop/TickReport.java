@@ -27,6 +27,8 @@ public final class TickReport {
   public final boolean probing;
   public final double throughputPerSecond;
   public final double errorRate;
+  /** Requests the node serves at once when nothing waits ({@code ServedConcurrency}); NaN before it is known. */
+  public final double servedConcurrency;
   public final List<ScopeView> scopes;
   public final List<SignalView> signals;
   /** Per op type, {@link #STATS} values each: the last interval's count, p50, p90, p99 and maximum, in ns. */
@@ -37,13 +39,14 @@ public final class TickReport {
   private final long[] queueTimeoutNanos;
 
   TickReport(long ticks, boolean saturated, boolean probing, double throughputPerSecond, double errorRate,
-      List<ScopeView> scopes, List<SignalView> signals, long[] interval, long[] successes,
+      double servedConcurrency, List<ScopeView> scopes, List<SignalView> signals, long[] interval, long[] successes,
       double[] smoothedP90Nanos, double[] baselineNanos, long[] queueTimeoutNanos) {
     this.ticks = ticks;
     this.saturated = saturated;
     this.probing = probing;
     this.throughputPerSecond = throughputPerSecond;
     this.errorRate = errorRate;
+    this.servedConcurrency = servedConcurrency;
     this.scopes = List.copyOf(scopes);
     this.signals = List.copyOf(signals);
     this.interval = interval;
@@ -55,7 +58,8 @@ public final class TickReport {
 
   /** This report with the scopes and signals replaced (a reconfiguration or a new signal between two ticks). */
   TickReport withScopes(List<ScopeView> newScopes, List<SignalView> newSignals) {
-    return new TickReport(ticks, saturated, probing, throughputPerSecond, errorRate, newScopes, newSignals, interval,
+    return new TickReport(ticks, saturated, probing, throughputPerSecond, errorRate, servedConcurrency, newScopes,
+        newSignals, interval,
         successes, smoothedP90Nanos, baselineNanos, queueTimeoutNanos);
   }
 
@@ -64,8 +68,8 @@ public final class TickReport {
     int ops = OpType.count();
     double[] unknown = new double[ops];
     Arrays.fill(unknown, Double.NaN);
-    return new TickReport(0, false, false, 0.0, 0.0, List.of(), List.of(), new long[ops * STATS], new long[ops],
-        unknown, unknown.clone(), c.queuesTimeoutNanos.clone());
+    return new TickReport(0, false, false, 0.0, 0.0, Double.NaN, List.of(), List.of(), new long[ops * STATS],
+        new long[ops], unknown, unknown.clone(), c.queuesTimeoutNanos.clone());
   }
 
   /** A statistic of the last interval: {@code p} is 50, 90 or 99 for percentiles, 100 for the maximum. */

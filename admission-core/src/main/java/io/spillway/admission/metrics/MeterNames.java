@@ -76,6 +76,8 @@ public final class MeterNames {
   public static final String SERVICE_TIME = "spillway.service.time";
   /** Completions per second over the last tick. */
   public static final String THROUGHPUT = "spillway.throughput";
+  /** Requests the node serves at once when nothing waits (the limit grows to at most twice this). */
+  public static final String SERVED_CONCURRENCY = "spillway.served.concurrency";
   /** Error rate over the last tick. */
   public static final String ERROR_RATE = "spillway.error.rate";
   /** Signal value per signal and scope. */
@@ -133,6 +135,9 @@ public final class MeterNames {
       new Meter(SERVICE_TIME, "gauge", "seconds", List.of(TAG_OP),
           "Running service-time estimate per op type (the cost of a request)."),
       new Meter(THROUGHPUT, "gauge", "requests/s", List.of(), "Completions per second over the last tick."),
+      new Meter(SERVED_CONCURRENCY, "gauge", "requests", List.of(),
+          "Requests the node serves at once when nothing waits: completions/s × no-load latency, the highest second"
+              + " of the last 10. The limit grows to at most twice this."),
       new Meter(ERROR_RATE, "gauge", "ratio", List.of(), "Errors / completions over the last tick."),
       new Meter(SIGNAL_VALUE, "gauge", "signal unit", List.of(TAG_SIGNAL, TAG_SCOPE),
           "Current value of each overload signal (built-in and embedder-supplied)."),

@@ -216,6 +216,7 @@ public final class SpillwayMetrics implements MeterBinder {
     gauge(registry, MeterNames.WAITING, EngineStats::waiting);
     gauge(registry, MeterNames.PRIORITY_LEVELS, EngineStats::levels);
     gauge(registry, MeterNames.THROUGHPUT, EngineStats::throughputPerSecond);
+    gauge(registry, MeterNames.SERVED_CONCURRENCY, EngineStats::servedConcurrency);
     gauge(registry, MeterNames.ERROR_RATE, EngineStats::errorRate);
     gauge(registry, MeterNames.DRY_RUN, s -> s.dryRun() ? 1 : 0);
   }
