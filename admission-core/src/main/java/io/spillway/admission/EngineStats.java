@@ -232,7 +232,7 @@ public final class EngineStats {
   /**
    * How many requests the node serves at once when nothing waits: completions per second weighed by each op type's
    * learned no-load latency, the highest second of the last 10 (Little's law; BBR's bandwidth-delay product). The
-   * inflight limit grows to at most twice this, and a baseline probe returns to at most twice this. NaN before a
+   * inflight limit a baseline probe returns to is at most twice this (or the probe's pin). NaN before a
    * no-load latency is known.
    */
   public double servedConcurrency() {

@@ -9,8 +9,8 @@ import java.util.Locale;
 /**
  * The demo's once-a-second view of each node's engine, printed under the load generator's table so that a run
  * shows where the time goes: the share of the storage threads' time spent on work since the previous line, the
- * engine's limit, its served concurrency (the requests it serves at once when nothing waits: the limit grows to at
- * most twice it), inflight and queued requests, the p50/p90 of the READ work it
+ * engine's limit, its served concurrency (the requests it serves at once when nothing waits: a baseline probe
+ * returns the limit to at most twice it), inflight and queued requests, the p50/p90 of the READ work it
  * admitted in the current signal window (storage time, as the engine measures it) and its learned no-load baseline,
  * {@code SAT} when the last tick saw the node saturated (the only state in which latency may shed), and every scope
  * that is shedding

@@ -60,7 +60,6 @@ public final class VegasLimitTuner {
   private int limit;
   private double anchor = Double.NaN;
   private double measuredAnchor = Double.NaN;
-  private double growthCeiling = Double.NaN;
   private double lastQueue;
   private double lastLatencyRatio = Double.NaN;
   private int previousInflight;
@@ -178,8 +177,7 @@ public final class VegasLimitTuner {
         estimate *= Math.max(1.0 - tuning.maxDecreaseFraction(), factor);
       }
     } else if (mayIncrease) {
-      double grown = estimate + increase;
-      estimate = growthCeiling > 0.0 ? Math.min(grown, Math.max(estimate, growthCeiling)) : grown;
+      estimate += increase;
     }
     estimate = clamp(estimate);
     limit = (int) Math.round(estimate);
@@ -248,18 +246,6 @@ public final class VegasLimitTuner {
    */
   public void measuredAnchor(double noLoadRatio) {
     measuredAnchor = noLoadRatio;
-  }
-
-  /**
-   * Caps the limit's growth at {@code ceiling} requests (NaN or any non-positive value: no cap), for the steps that
-   * follow: the limit does not grow above it, but a limit already above it is not cut for it. The engine passes
-   * twice the node's served concurrency ({@link ServedConcurrency}, BBR's {@code cwnd_gain × BDP}): Vegas' queue
-   * allowance (alpha = 3·log10(L), at least 3) is sized for limits of hundreds, and on a node of two workers it lets
-   * the limit grow into a standing queue of several requests per worker, which the latency ratio does not see
-   * while half the requests are dispatched straight onto a free worker.
-   */
-  public void growthCeiling(double ceiling) {
-    growthCeiling = ceiling;
   }
 
   /**

@@ -83,11 +83,11 @@ import java.util.function.Consumer;
  *
  * <p>Served concurrency ({@link ServedConcurrency}, after BBR): the completions of each second weighed by their op
  * type's no-load latency, at its highest over {@link #SERVED_WINDOW_SECONDS}, is how many requests the node serves at
- * once. The tuner's limit grows to at most {@link #SERVED_GAIN} times that, and a probe returns to at most that
- * bound (or its pin): Vegas' queue allowance, sized for limits of hundreds, otherwise let a node of two workers hold
- * a standing queue of several requests per worker in its own FIFO, behind the priority queues, and a probe on a node
- * saturated from its start returned to an initial limit that had never bound. Neither cuts a node that is not
- * saturated.
+ * once. A probe, which runs only on a saturated node, returns to at most {@link #SERVED_GAIN} times that (or its
+ * pin): on a node saturated from its start it used to return to an initial limit that had never bound. It is not a
+ * ceiling on the tuner's growth: work that is slow for a reason other than a queue (a write waiting for a lagging
+ * follower, a read proxied to another node) needs more concurrency than the no-load latency accounts for, and a
+ * ceiling made such a node's limit bind and its ALL scope shed (docs/admission-control-loops.md#servedconcurrency).
  *
  * <p>Tick period (default 100 ms): Cinnamon does not publish one. It is short against the CoDel interval and the
  * queue timeouts (100 ms) so the ratio moves within a few timeouts of an overload, and long enough that at the
@@ -122,7 +122,7 @@ public final class ControlLoop {
   static final double LEARNED_TARGET_MULTIPLE = 2.0;
   /** Seconds over which the served concurrency keeps its highest value (BBR's bandwidth filter spans 10 RTTs). */
   static final int SERVED_WINDOW_SECONDS = 10;
-  /** The limit grows to at most this multiple of the served concurrency (BBR's {@code cwnd_gain}). */
+  /** A probe returns to at most this multiple of the served concurrency (BBR's {@code cwnd_gain}). */
   static final double SERVED_GAIN = 2.0;
 
   private final Telemetry telemetry;
@@ -294,8 +294,6 @@ public final class ControlLoop {
       noLoadNanos[i] = baselines[i].nanos();
     }
     servedConcurrency = served.max(noLoadNanos, now);
-    double growthCeiling = SERVED_GAIN * servedConcurrency;
-    tuner.growthCeiling(growthCeiling);
     boolean pinned = probe.tick(saturatedNow, baselineKnown, tuner.lastLatencyRatio() > 1.0, freshBaseline,
         meanServiceNanos, now);
     int limit;
@@ -315,7 +313,7 @@ public final class ControlLoop {
         settlingTicks = POST_PROBE_SETTLE_TICKS;
         // The probe has just measured the no-load latency at a saturated node: return to what the node serves at
         // once, not to a limit that may never have been tuned (the initial one, on a node saturated from its start).
-        tuner.lowerTo(Math.max(pinnedLimit, growthCeiling));
+        tuner.lowerTo(Math.max(pinnedLimit, SERVED_GAIN * servedConcurrency));
         limiter.setLimit(tuner.limit());
         events.limitChanged(pinnedLimit, tuner.limit(), now);
         period.reset();

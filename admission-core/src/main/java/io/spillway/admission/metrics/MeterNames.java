@@ -76,7 +76,7 @@ public final class MeterNames {
   public static final String SERVICE_TIME = "spillway.service.time";
   /** Completions per second over the last tick. */
   public static final String THROUGHPUT = "spillway.throughput";
-  /** Requests the node serves at once when nothing waits (the limit grows to at most twice this). */
+  /** Requests the node serves at once when nothing waits (a baseline probe returns to at most twice this). */
   public static final String SERVED_CONCURRENCY = "spillway.served.concurrency";
   /** Error rate over the last tick. */
   public static final String ERROR_RATE = "spillway.error.rate";
@@ -137,7 +137,7 @@ public final class MeterNames {
       new Meter(THROUGHPUT, "gauge", "requests/s", List.of(), "Completions per second over the last tick."),
       new Meter(SERVED_CONCURRENCY, "gauge", "requests", List.of(),
           "Requests the node serves at once when nothing waits: completions/s × no-load latency, the highest second"
-              + " of the last 10. The limit grows to at most twice this."),
+              + " of the last 10. A baseline probe returns the limit to at most twice this."),
       new Meter(ERROR_RATE, "gauge", "ratio", List.of(), "Errors / completions over the last tick."),
       new Meter(SIGNAL_VALUE, "gauge", "signal unit", List.of(TAG_SIGNAL, TAG_SCOPE),
           "Current value of each overload signal (built-in and embedder-supplied)."),

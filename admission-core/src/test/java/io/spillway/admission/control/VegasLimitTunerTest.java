@@ -197,24 +197,6 @@ class VegasLimitTunerTest {
   }
 
   @Test
-  void aGrowthCeilingStopsGrowthButCutsNothing() {
-    // Latency at its no-load value and every permit used: Vegas grows the limit every step.
-    VegasLimitTuner tuner = new VegasLimitTuner(4, 2, 1024);
-    tuner.measuredAnchor(0.5);
-    tuner.growthCeiling(9.0);
-    for (int i = 0; i < 50; i++) {
-      tuner.update(0.5, 0, tuner.limit(), tuner.limit() * 50.0);
-    }
-    assertThat(tuner.limit()).as("grew to the ceiling and no further").isEqualTo(9);
-    tuner.growthCeiling(5.0);
-    tuner.update(0.5, 0, tuner.limit(), tuner.limit() * 50.0);
-    assertThat(tuner.limit()).as("a ceiling below the limit holds it, it does not cut it").isEqualTo(9);
-    tuner.growthCeiling(Double.NaN);
-    tuner.update(0.5, 0, tuner.limit(), tuner.limit() * 50.0);
-    assertThat(tuner.limit()).as("no ceiling: grows again").isGreaterThan(9);
-  }
-
-  @Test
   void lowerToCutsOnceWithinTheBoundsAndKeepsALowerLimit() {
     VegasLimitTuner tuner = new VegasLimitTuner(64, 4, 1024);
     assertThat(tuner.lowerTo(10.4)).isEqualTo(10);
