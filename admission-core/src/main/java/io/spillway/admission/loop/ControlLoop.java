@@ -148,7 +148,8 @@ public final class ControlLoop {
   private final BaselineProbe probe;
   private final ServedConcurrency served = new ServedConcurrency(SERVED_WINDOW_SECONDS, OpType.count());
   private final long[] tickCompletions = new long[OpType.count()];
-  private final double[] noLoadNanos = new double[OpType.count()];
+  /** Each op type's learned no-load p90 as of the last tick (the baselines change only there); NaN: unknown. */
+  private final double[] noLoadNanos = nanArray(OpType.count());
   private double servedConcurrency = Double.NaN;
   private long lastTickNanos = Long.MIN_VALUE;
   private long lastErrors;
@@ -441,16 +442,13 @@ public final class ControlLoop {
 
   /** Publishes the decisions in force as a new {@link Policy}, with what this tick measured. */
   private void publish(boolean saturatedNow, double throughput, double errors01, long[] serviceNanos) {
-    double[] baselineNanos = new double[OpType.count()];
     long[] timeouts = new long[OpType.count()];
     for (OpType op : OpType.values()) {
-      baselineNanos[op.ordinal()] = baselines[op.ordinal()].nanos();
       timeouts[op.ordinal()] = queues.timeoutNanos(op);
     }
     TickReport report = new TickReport(ticks, saturatedNow, probe.probing(), throughput, errors01, servedConcurrency,
-        scopeViews(),
-        signalViews(), latency.intervalSnapshot(), latency.successesSnapshot(), latency.smoothedP90Snapshot(),
-        baselineNanos, timeouts);
+        scopeViews(), signalViews(), latency.intervalSnapshot(), latency.successesSnapshot(),
+        latency.smoothedP90Snapshot(), noLoadNanos.clone(), timeouts);
     publishedServiceNanos = serviceNanos;
     publishedReport = report;
     publisher.accept(new Policy(settings, rejectors.filters(), rejectors.cuts(), retry.drainNanos(),
@@ -590,5 +588,11 @@ public final class ControlLoop {
   private double latencyTargetNanos(EngineParams c, int op) {
     long configured = c.queuesLatencyTargetNanos[op];
     return configured > 0 ? configured : LEARNED_TARGET_MULTIPLE * baselines[op].nanos();
+  }
+
+  private static double[] nanArray(int length) {
+    double[] a = new double[length];
+    java.util.Arrays.fill(a, Double.NaN);
+    return a;
   }
 }
