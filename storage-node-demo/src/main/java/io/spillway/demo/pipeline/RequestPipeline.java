@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -127,7 +128,7 @@ public final class RequestPipeline {
     final ClassifiedRequest request = classify(tier, client, command);
     final CompletableFuture<RespReply> result = new CompletableFuture<>();
     final Decision decision = new Decision(request, result);
-    strategy.submit(request, storage, decision);
+    strategy.submit(request, decision, decision);
     final long remaining = request.deadlineNanos() - System.nanoTime();
     // also when already complete (rejected at once, or a fast read finished first): reply() counts the outcome
     return result.orTimeout(Math.max(1, remaining), TimeUnit.NANOSECONDS)
@@ -167,25 +168,42 @@ public final class RequestPipeline {
     return command.opType() == OpType.WRITE ? chosen : SignalScope.ANY_PARTITION;
   }
 
-  /** The engine's answer for one request: run it on the storage executor, or reply {@code -BUSY}. */
-  private final class Decision implements AdmissionStrategy.Callback {
+  /**
+   * The engine's answer for one request: run it on the storage executor, or reply {@code -BUSY}. It is also the
+   * executor the strategy hands a queued request to, so that the request's service time starts when it got its
+   * permit, before its wait in the storage executor's queue.
+   */
+  private final class Decision implements AdmissionStrategy.Callback, Executor {
     private final ClassifiedRequest request;
     private final CompletableFuture<RespReply> result;
     /** Set before {@link #result} completes with the {@code -BUSY} reply (which {@link #reject} already counted). */
     private volatile boolean rejected;
+    /**
+     * When a strategy that queued the request handed it to the storage executor with its permit; 0 until then.
+     * Written before {@code storage.execute} and read by the task it runs: the executor's hand-off orders the two.
+     */
+    private long handedOverNanos;
 
     Decision(ClassifiedRequest request, CompletableFuture<RespReply> result) {
       this.request = request;
       this.result = result;
     }
 
+    /** A queued request leaves its queue with a permit: from now on it costs the storage time (see {@link #run}). */
+    @Override
+    public void execute(Runnable task) {
+      handedOverNanos = System.nanoTime();
+      storage.execute(task);
+    }
+
     @Override
     public void onAdmitted(long permit) {
-      final long admitted = System.nanoTime();
       if (storage.isCurrentThread()) {
-        run(permit, admitted); // dispatched from a queue: the engine already handed us to a storage thread
+        // dispatched from a queue: the strategy already handed us to a storage thread, through execute()
+        run(permit, handedOverNanos != 0 ? handedOverNanos : System.nanoTime());
         return;
       }
+      final long admitted = System.nanoTime();
       try {
         storage.execute(() -> run(permit, admitted));
       } catch (RejectedExecutionException e) {

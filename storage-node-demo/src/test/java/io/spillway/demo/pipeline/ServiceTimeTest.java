@@ -1,0 +1,104 @@
+package io.spillway.demo.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.spillway.admission.EngineConfig;
+import io.spillway.admission.Outcome;
+import io.spillway.admission.Tier;
+import io.spillway.demo.admission.LagTargets;
+import io.spillway.demo.admission.NodeAdmission;
+import io.spillway.demo.cluster.ShardMap;
+import io.spillway.demo.command.DataCommand;
+import io.spillway.demo.strategy.AdmissionStrategy;
+import io.spillway.demo.strategy.StrategyKind;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The service time the pipeline reports to its strategy runs from the permit, whether the strategy admitted the
+ * request at once or queued it and handed it over later: the wait in the storage executor's queue is part of it,
+ * so the limiter sees what its limit costs downstream.
+ */
+@Timeout(30)
+class ServiceTimeTest {
+
+  /** Queues every request and dispatches it when told, on the executor it was given, as the engine does. */
+  private static final class QueueThenDispatch implements AdmissionStrategy {
+    Executor executor;
+    Callback callback;
+    final CompletableFuture<Long> released = new CompletableFuture<>();
+
+    @Override
+    public void submit(RequestPipeline.ClassifiedRequest request, Executor executor, Callback callback) {
+      this.executor = executor;
+      this.callback = callback;
+    }
+
+    void dispatch() {
+      executor.execute(() -> callback.onAdmitted(7));
+    }
+
+    @Override
+    public void release(long permit, Outcome outcome, long serviceNanos) {
+      released.complete(serviceNanos);
+    }
+
+    @Override
+    public long pending() {
+      return 0;
+    }
+
+    @Override
+    public StrategyKind kind() {
+      return StrategyKind.SPILLWAY;
+    }
+  }
+
+  @Test
+  void aQueuedRequestsServiceTimeIncludesItsWaitInTheStorageQueue() throws Exception {
+    final QueueThenDispatch strategy = new QueueThenDispatch();
+    try (NodeAdmission admission = new NodeAdmission("n1", EngineConfig.defaults(), 1, p -> null, LagTargets.DEFAULTS,
+        Duration.ofSeconds(1));
+        StorageExecutor storage = new StorageExecutor("n1-storage", 1, 8)) {
+      final ShardMap shards = new ShardMap(1);
+      final RequestPipeline pipeline = new RequestPipeline(new CommandExecutor(null, shards), storage, shards,
+          admission, Duration.ofSeconds(5), new PipelineMetrics(new SimpleMeterRegistry(), "n1", storage),
+          StorageCost.NONE, strategy);
+      final CountDownLatch busy = new CountDownLatch(1);
+      storage.execute(() -> awaitQuietly(busy)); // the only storage thread is taken
+
+      pipeline.submit(Tier.T1, pipeline.client("some-service"), new DataCommand.Get(bytes("k")));
+      strategy.dispatch(); // the permit is granted now; the request waits behind the busy thread
+      final long handedOver = System.nanoTime();
+      final long waitNanos = TimeUnit.MILLISECONDS.toNanos(50);
+      while (System.nanoTime() - handedOver < waitNanos) {
+        LockSupport.parkNanos(waitNanos);
+      }
+      busy.countDown();
+
+      final long serviceNanos = strategy.released.get(10, TimeUnit.SECONDS);
+      assertThat(serviceNanos).as("the 50 ms the request waited for a storage thread with its permit")
+          .isGreaterThanOrEqualTo(waitNanos);
+    }
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+}
