@@ -12,14 +12,17 @@ package io.spillway.admission.control;
  * only the fast requests that happened to finish first; the interval starts at
  * {@link #FIRST_INTERVAL_NANOS} and doubles up to {@link #INTERVAL_NANOS}, so that a baseline first measured on a
  * cold JVM is soon measured again (the first probe waits {@link #FIRST_PROBE_DELAY_NANOS} after start, so a
- * cold node's first burst meets its initial limit, not a pinned one); pins the limit to an eighth of the tuned limit, at least the engine's {@code limit.min} (a node of hundreds of
- * workers gets its samples in a fraction of a second, and the lowest value over the window comes from the probes
- * that ran below the worker count),
- * waits until the work admitted above that limit has drained (its latency holds the old queue), then samples until
+ * cold node's first burst meets its initial limit, not a pinned one); a probe whose pin was at least twice the pin a
+ * probe would take now measured a queue (a cold start's first probe pins an eighth of the untuned initial limit) and
+ * is repeated {@link #FIRST_PROBE_DELAY_NANOS} after it ended. The control loop chooses the pin: an eighth of the
+ * tuned limit, at least the engine's {@code limit.min} (a node of hundreds of workers gets its samples in a fraction
+ * of a second, and the lowest value over the window comes from the probes that ran below the worker count), and at
+ * least what the critical tiers offer in permits at the no-load latency, plus one. A probe waits until the work
+ * admitted above the pin has drained (its latency holds the old queue), then samples until
  * the baseline has pooled a fresh value or the probe's time runs out. Meanwhile the rejector holds its ratios: the
  * queue the pin builds is the probe's doing, not overload. The engine's priority queues serve the critical tiers
- * first at the pinned concurrency, so a probe costs throughput (up to seven eighths of it for well
- * under a second a minute), not the critical tiers.
+ * first at the pinned concurrency, and the pin leaves them room for their offered load, so a probe costs throughput
+ * (up to seven eighths of it for well under a second a minute), not the critical tiers.
  *
  * <p>Single-threaded (the control thread); allocation-free.
  */
@@ -47,6 +50,8 @@ public final class BaselineProbe {
   private long probeNanos;
   private long lastBaselineNanos = Long.MIN_VALUE;
   private long nextDueNanos = Long.MIN_VALUE;
+  private long endedNanos;
+  private int lastPin;
   private long probes;
 
   /** @param seed varies the jitter from engine to engine */
@@ -65,10 +70,14 @@ public final class BaselineProbe {
    *     queue); probes themselves stay at least one interval apart
    * @param freshBaseline whether a baseline pooled a new value this tick (a low-load tick or a probe sample)
    * @param meanServiceNanos the node's mean service time, which sizes a probe that starts now
+   * @param pinNow the limit a probe that starts now would pin: when it is at most half the last probe's pin (the
+   *     limit has come down since, as it does after a cold start's first probe pinned an eighth of the untuned
+   *     initial limit), the last probe measured a queue, not the no-load latency, and the next probe is due
+   *     {@link #FIRST_PROBE_DELAY_NANOS} after it ended instead of an interval later
    * @param nowNanos the tick's time
    */
   public boolean tick(boolean saturated, boolean baselineKnown, boolean latencyAboveTarget, boolean freshBaseline,
-      double meanServiceNanos, long nowNanos) {
+      double meanServiceNanos, int pinNow, long nowNanos) {
     if (nextDueNanos == Long.MIN_VALUE) {
       nextDueNanos = nowNanos + FIRST_PROBE_DELAY_NANOS; // a cold start's first burst is not probed
     }
@@ -78,15 +87,18 @@ public final class BaselineProbe {
     if (probing) {
       if (freshBaseline && drained || timeUp(nowNanos)) {
         probing = false;
-          nextDueNanos = nowNanos + jitteredInterval();
+        endedNanos = nowNanos;
+        nextDueNanos = nowNanos + jitteredInterval();
       }
       return probing;
     }
     // Never measured but known (every op type's target configured): nothing to refresh.
     long age = lastBaselineNanos == Long.MIN_VALUE ? 0 : nowNanos - lastBaselineNanos;
     boolean remeasure = latencyAboveTarget && age >= FIRST_INTERVAL_NANOS;
-    boolean stale = !baselineKnown || age >= interval() || remeasure;
-    if (saturated && stale && nowNanos >= nextDueNanos) {
+    boolean pinnedTooHigh = probes > 0 && lastPin >= 2L * pinNow;
+    boolean stale = !baselineKnown || age >= interval() || remeasure || pinnedTooHigh;
+    long due = pinnedTooHigh ? Math.min(nextDueNanos, endedNanos + FIRST_PROBE_DELAY_NANOS) : nextDueNanos;
+    if (saturated && stale && nowNanos >= due) {
       probing = true;
       drained = false;
       startedNanos = nowNanos;
@@ -107,8 +119,9 @@ public final class BaselineProbe {
     return probing;
   }
 
-  /** The probe has pinned the limit with {@code inflight} requests admitted before the pin still running. */
-  public void pinned(int inflight) {
+  /** The probe has pinned the limit to {@code pin} with {@code inflight} requests admitted before still running. */
+  public void pinned(int pin, int inflight) {
+    lastPin = pin;
     toDrain = inflight;
   }
 

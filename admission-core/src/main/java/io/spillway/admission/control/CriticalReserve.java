@@ -35,6 +35,11 @@ public final class CriticalReserve {
   private double ratePerSecond = Double.NaN;
   private double sinceRefusalSeconds = Double.POSITIVE_INFINITY;
 
+  /** The critical tiers' smoothed arrival rate per second; 0 before the first tick. */
+  public double ratePerSecond() {
+    return Double.isNaN(ratePerSecond) ? 0.0 : ratePerSecond;
+  }
+
   /**
    * Feeds one tick and returns the reserve in permits: 0 until a rate and a holding time are known, and while no
    * critical request was refused at the limit in the last {@link #HOLD_SECONDS}.

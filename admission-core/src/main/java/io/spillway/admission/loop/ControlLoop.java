@@ -257,9 +257,9 @@ public final class ControlLoop {
     double idle = Math.max(0.0, 1.0 - inflightAverage / Math.max(1, limitBefore));
     latency.sample(telemetry.latency());
     long completions = latency.completions();
-    // Low load: at most the inflight a probe would pin (an eighth of the limit, at least limit.min), nothing waiting.
+    // Low load: at most the inflight a probe would pin, nothing waiting.
     boolean lowLoad = wasPinned ? probe.sampling(peak, pinnedLimit, completions)
-        : !saturatedNow && peak <= Math.max(c.limitMin, limitBefore / PROBE_LIMIT_DIVISOR);
+        : !saturatedNow && peak <= probePin(c.limitMin, limitBefore);
     boolean freshBaseline = false;
     boolean baselineKnown = true;
     for (int i = 0; i < OpType.count(); i++) {
@@ -296,15 +296,15 @@ public final class ControlLoop {
     }
     servedConcurrency = served.max(noLoadNanos, now);
     boolean pinned = probe.tick(saturatedNow, baselineKnown, tuner.lastLatencyRatio() > 1.0, freshBaseline,
-        meanServiceNanos, now);
+        meanServiceNanos, probePinServingCritical(c.limitMin, tuner.limit()), now);
     int limit;
     if (pinned) {
       if (!wasPinned) {
         for (LatencyBaseline b : baselines) {
           b.startMeasurement(); // the probe's value comes from its own samples and replaces the window
         }
-        pinnedLimit = Math.max(c.limitMin, tuner.limit() / PROBE_LIMIT_DIVISOR);
-        probe.pinned(limiter.inflight());
+        pinnedLimit = probePinServingCritical(c.limitMin, tuner.limit());
+        probe.pinned(pinnedLimit, limiter.inflight());
         limiter.setLimit(pinnedLimit);
         events.limitChanged(limitBefore, pinnedLimit, now);
       }
@@ -582,6 +582,31 @@ public final class ControlLoop {
   static PidConfig pidConfig(EngineParams c) {
     return PidConfig.builder().kp(c.pidKp).ki(c.pidKi).kd(c.pidKd).outputMin(0.0).outputMax(c.pidMaxRejectionRatio)
         .action(Action.REVERSE).maxDt(Duration.ofNanos(4 * c.pidTickNanos)).build();
+  }
+
+  /** The inflight a baseline probe pins for the node's sake alone: an eighth of the limit, at least limit.min. */
+  static int probePin(int limitMin, int limit) {
+    return Math.max(limitMin, limit / PROBE_LIMIT_DIVISOR);
+  }
+
+  /**
+   * {@link #probePin}, raised to keep the critical tiers served while the probe runs: at least their offered load
+   * in permits at the no-load latency (Little's law: their arrival rate times the no-load latency of this tick's
+   * completions) plus one, at most the tuned limit. A probe pinned below what T0 and T1 offer would queue them for
+   * its whole length.
+   */
+  private int probePinServingCritical(int limitMin, int limit) {
+    double weighted = 0.0;
+    long counted = 0;
+    for (int i = 0; i < OpType.count(); i++) {
+      if (!Double.isNaN(noLoadNanos[i]) && tickCompletions[i] > 0) {
+        weighted += noLoadNanos[i] * tickCompletions[i];
+        counted += tickCompletions[i];
+      }
+    }
+    double criticalLoad = counted > 0 ? reserve.ratePerSecond() * weighted / counted * 1e-9 : 0.0;
+    int critical = criticalLoad > 0 ? (int) Math.min(limit, Math.ceil(criticalLoad + 1.0)) : 0;
+    return Math.max(probePin(limitMin, limit), critical);
   }
 
   /** The op type's latency target: the configured one, or the learned one (NaN before any unsaturated sample). */

@@ -9,13 +9,15 @@ class BaselineProbeTest {
   private static final long MS = 1_000_000L;
   private static final long SECOND = 1_000 * MS;
   private static final double SERVICE = 20 * MS;
+  private static final int PIN = 8;
 
   @Test
   void aColdNodesFirstBurstIsNotProbed() {
     BaselineProbe probe = new BaselineProbe(1);
-    assertThat(probe.tick(true, false, false, false, SERVICE, 0)).isFalse();
-    assertThat(probe.tick(true, false, false, false, SERVICE, BaselineProbe.FIRST_PROBE_DELAY_NANOS - MS)).isFalse();
-    assertThat(probe.tick(true, false, false, false, SERVICE, BaselineProbe.FIRST_PROBE_DELAY_NANOS)).isTrue();
+    assertThat(probe.tick(true, false, false, false, SERVICE, PIN, 0)).isFalse();
+    long due = BaselineProbe.FIRST_PROBE_DELAY_NANOS;
+    assertThat(probe.tick(true, false, false, false, SERVICE, PIN, due - MS)).isFalse();
+    assertThat(probe.tick(true, false, false, false, SERVICE, PIN, due)).isTrue();
     assertThat(probe.probes()).isEqualTo(1);
   }
 
@@ -23,37 +25,37 @@ class BaselineProbeTest {
   void anUnsaturatedNodeOrAFreshBaselineIsNeverProbed() {
     BaselineProbe probe = new BaselineProbe(1);
     for (long t = 0; t < 120 * SECOND; t += 100 * MS) {
-      assertThat(probe.tick(false, false, false, false, SERVICE, t)).as("idle at %d", t).isFalse();
+      assertThat(probe.tick(false, false, false, false, SERVICE, PIN, t)).as("idle at %d", t).isFalse();
     }
     BaselineProbe known = new BaselineProbe(1);
     for (long t = 0; t < 120 * SECOND; t += 100 * MS) {
-      assertThat(known.tick(true, true, false, t % SECOND == 0, SERVICE, t)).as("fresh at %d", t).isFalse();
+      assertThat(known.tick(true, true, false, t % SECOND == 0, SERVICE, PIN, t)).as("fresh at %d", t).isFalse();
     }
   }
 
   @Test
   void samplesOnlyAfterTheWorkAdmittedAboveThePinHasCompleted() {
     BaselineProbe probe = new BaselineProbe(1);
-    probe.tick(true, false, false, false, SERVICE, 0);
+    probe.tick(true, false, false, false, SERVICE, PIN, 0);
     long t = BaselineProbe.FIRST_PROBE_DELAY_NANOS;
-    assertThat(probe.tick(true, false, false, false, SERVICE, t)).isTrue();
-    probe.pinned(40); // 40 requests were in flight when the limit was pinned to 8
+    assertThat(probe.tick(true, false, false, false, SERVICE, PIN, t)).isTrue();
+    probe.pinned(PIN, 40); // 40 requests were in flight when the limit was pinned to 8
     assertThat(probe.sampling(8, 8, 30)).as("10 of the old ones still running").isFalse();
     assertThat(probe.sampling(8, 8, 10)).as("the tick that finished the old queue").isFalse();
     assertThat(probe.sampling(8, 8, 5)).isTrue();
-    assertThat(probe.tick(true, false, false, true, SERVICE, t + 300 * MS)).as("a fresh value ends it").isFalse();
+    assertThat(probe.tick(true, false, false, true, SERVICE, PIN, t + 300 * MS)).as("a fresh value ends it").isFalse();
   }
 
   @Test
   void aProbeEndsWhenItsTimeIsUpAndTheIntervalDoublesTowardsAMinute() {
     BaselineProbe probe = new BaselineProbe(7);
-    probe.tick(true, false, false, false, SERVICE, 0);
+    probe.tick(true, false, false, false, SERVICE, PIN, 0);
     long t = BaselineProbe.FIRST_PROBE_DELAY_NANOS;
     long previousStart = -1;
     long previousGap = 0;
     for (int n = 0; n < 6; n++) {
       int guard = 0;
-      while (!probe.tick(true, false, false, false, SERVICE, t)) { // saturated, no baseline measured yet
+      while (!probe.tick(true, false, false, false, SERVICE, PIN, t)) { // saturated, no baseline measured yet
         assertThat(++guard).as("the next probe comes within two minutes").isLessThan(1_200);
         t += 100 * MS;
       }
@@ -68,7 +70,7 @@ class BaselineProbeTest {
       assertThat(probe.timeUp(t + BaselineProbe.MIN_PROBE_NANOS - MS)).isFalse();
       t += BaselineProbe.MIN_PROBE_NANOS; // 25 x 20 ms is below the minimum: one second
       assertThat(probe.timeUp(t)).isTrue();
-      assertThat(probe.tick(true, false, false, false, SERVICE, t)).as("time up").isFalse();
+      assertThat(probe.tick(true, false, false, false, SERVICE, PIN, t)).as("time up").isFalse();
     }
     assertThat(previousGap).as("the last interval, about a minute")
         .isBetween((long) (0.85 * BaselineProbe.INTERVAL_NANOS), (long) (1.15 * BaselineProbe.INTERVAL_NANOS)
@@ -78,21 +80,67 @@ class BaselineProbeTest {
   @Test
   void latencyAboveALearnedTargetMakesAQuietTicksBaselineStaleAfterFiveSeconds() {
     BaselineProbe probe = new BaselineProbe(1);
-    probe.tick(true, false, false, false, SERVICE, 0);
+    probe.tick(true, false, false, false, SERVICE, PIN, 0);
     long t = 0;
     while (probe.probes() < 4) { // four probes: the interval has grown to a minute
       t += 100 * MS;
-      if (probe.tick(true, false, false, false, SERVICE, t)) {
+      if (probe.tick(true, false, false, false, SERVICE, PIN, t)) {
         t += BaselineProbe.MIN_PROBE_NANOS;
-        probe.tick(true, false, false, false, SERVICE, t);
+        probe.tick(true, false, false, false, SERVICE, PIN, t);
       }
     }
     long fresh = t + 90 * SECOND; // past the next due probe; the baseline was refreshed by quiet ticks
-    probe.tick(false, true, false, true, SERVICE, fresh);
-    assertThat(probe.tick(true, true, false, false, SERVICE, fresh + 6 * SECOND)).as("six seconds old: fine")
+    probe.tick(false, true, false, true, SERVICE, PIN, fresh);
+    assertThat(probe.tick(true, true, false, false, SERVICE, PIN, fresh + 6 * SECOND)).as("six seconds old: fine")
         .isFalse();
-    assertThat(probe.tick(true, true, true, false, SERVICE, fresh + 6 * SECOND + 100 * MS))
+    assertThat(probe.tick(true, true, true, false, SERVICE, PIN, fresh + 6 * SECOND + 100 * MS))
         .as("six seconds old, and latency above the target it set: measured again before the limit is cut")
         .isTrue();
+  }
+
+  @Test
+  void aProbeThatPinnedTwiceTheLimitAProbeWouldPinNowIsRepeatedASecondLater() {
+    BaselineProbe probe = new BaselineProbe(3);
+    probe.tick(true, false, false, false, SERVICE, 8, 0);
+    long t = BaselineProbe.FIRST_PROBE_DELAY_NANOS;
+    assertThat(probe.tick(true, false, false, false, SERVICE, 8, t)).isTrue();
+    probe.pinned(8, 64); // an eighth of the untuned initial limit of 64
+    assertThat(probe.sampling(8, 8, 64)).isFalse();
+    assertThat(probe.sampling(8, 8, 5)).isTrue();
+    t += 300 * MS;
+    assertThat(probe.tick(true, true, false, true, SERVICE, 8, t)).as("a fresh value ends it").isFalse();
+    long ended = t;
+    // The limit came down to 16 after the probe: a probe would now pin 2, a quarter of what the last one pinned.
+    for (t = ended + 100 * MS; t < ended + BaselineProbe.FIRST_PROBE_DELAY_NANOS; t += 100 * MS) {
+      assertThat(probe.tick(true, true, false, false, SERVICE, 2, t)).as("not before a second at %d", t).isFalse();
+    }
+    assertThat(probe.tick(true, true, false, false, SERVICE, 2, t)).as("due a second after the last ended").isTrue();
+    probe.pinned(2, 16);
+    assertThat(probe.sampling(2, 2, 16)).isFalse();
+    assertThat(probe.sampling(2, 2, 5)).isTrue();
+    t += 300 * MS;
+    assertThat(probe.tick(true, true, false, true, SERVICE, 2, t)).isFalse();
+    long again = t;
+    for (t = again + 100 * MS; t < again + BaselineProbe.FIRST_INTERVAL_NANOS; t += 100 * MS) {
+      assertThat(probe.tick(true, true, false, false, SERVICE, 2, t))
+          .as("pinned where it would pin now: no early probe").isFalse();
+    }
+  }
+
+  @Test
+  void aProbeThatPinnedLessThanTwiceThePinNowWaitsItsInterval() {
+    BaselineProbe probe = new BaselineProbe(3);
+    probe.tick(true, false, false, false, SERVICE, 8, 0);
+    long t = BaselineProbe.FIRST_PROBE_DELAY_NANOS;
+    assertThat(probe.tick(true, false, false, false, SERVICE, 8, t)).isTrue();
+    probe.pinned(8, 64);
+    assertThat(probe.sampling(8, 8, 64)).isFalse();
+    assertThat(probe.sampling(8, 8, 5)).isTrue();
+    t += 300 * MS;
+    assertThat(probe.tick(true, true, false, true, SERVICE, 8, t)).isFalse();
+    long ended = t;
+    for (t = ended + 100 * MS; t < ended + BaselineProbe.FIRST_INTERVAL_NANOS; t += 100 * MS) {
+      assertThat(probe.tick(true, true, false, false, SERVICE, 5, t)).as("at %d", t).isFalse();
+    }
   }
 }
