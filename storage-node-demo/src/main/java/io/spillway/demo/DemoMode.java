@@ -49,7 +49,8 @@ import picocli.CommandLine.Spec;
  * storage threads / cost, ~286 ops/s for the cluster by default), and drives it into overload with the built-in
  * open-loop load generator. Six clients, one per tier, offer a fixed tier mix (t0 2 %, t1 10 %,
  * t2 18 %, t3 20 %, t4 25 %, t5 25 %) at ~3x that capacity, ramped up over a few seconds, their reads spread over
- * every node and each flow split over connections of at most {@link #MAX_RATE_PER_CONNECTION} requests/s. The
+ * every node and each flow split over connections of at most {@link #MAX_RATE_PER_CONNECTION} reads or
+ * {@link #MAX_WRITES_PER_CONNECTION} writes a second. The
  * generator prints a per-tier table every second (and, with {@code --engine-trace}, each node's engine state); at
  * the end the demo takes the goodput, the success rate of t0/t1 and the rejections by tier and reason, stops the
  * cluster, deletes its data and prints that summary last, after whatever the nodes log while they shut down.
@@ -67,6 +68,13 @@ final class DemoMode implements Callable<Integer> {
    * from dominating the measured latency.
    */
   static final double MAX_RATE_PER_CONNECTION = 20;
+  /**
+   * Most writes per second one load connection is scheduled to send. The node runs a connection's writes one at a
+   * time, in order (RespConnectionHandler, as Redis does), so a write connection serves one write per write latency:
+   * at 20 writes/s one connection fell behind as soon as a write took 50 ms, and at 5 x C the t1 writes' single
+   * connection (7 writes/s against ~200 ms writes) built a backlog of seconds in the client that the node never saw.
+   */
+  static final double MAX_WRITES_PER_CONNECTION = 2;
   /** Default storage cost (read, write, scan ms) and threads per node: capacity = threads / cost. */
   static final String DEFAULT_STORAGE_COST_MS = "20,40,80";
   static final int DEFAULT_STORAGE_THREADS = 2;
@@ -220,26 +228,32 @@ final class DemoMode implements Callable<Integer> {
         perNode, 100 * (1 - WRITE_SHARE));
   }
 
+  static List<ConnectionPlan> plans(List<StorageNode> nodes, int rate) {
+    return connectionPlans(nodes.stream().map(DemoMode::address).toList(), rate);
+  }
+
   /**
    * Per client: its reads spread evenly over every node, its writes (5 %) to one node; each flow split over as
-   * many connections as keep each at or below {@link #MAX_RATE_PER_CONNECTION}.
+   * many connections as keep each at or below {@link #MAX_RATE_PER_CONNECTION} (reads) or
+   * {@link #MAX_WRITES_PER_CONNECTION} (writes).
    */
-  static List<ConnectionPlan> plans(List<StorageNode> nodes, int rate) {
+  static List<ConnectionPlan> connectionPlans(List<InetSocketAddress> nodes, double rate) {
     final List<ConnectionPlan> plans = new ArrayList<>();
     int i = 0;
     for (TieredService c : TieredService.MIX) {
       final double clientRate = rate * c.share();
-      for (StorageNode n : nodes) {
-        split(plans, address(n), c, clientRate * (1 - WRITE_SHARE) / nodes.size(), 1.0);
+      for (InetSocketAddress n : nodes) {
+        split(plans, n, c, clientRate * (1 - WRITE_SHARE) / nodes.size(), 1.0);
       }
-      split(plans, address(nodes.get(i++ % nodes.size())), c, clientRate * WRITE_SHARE, 0.0);
+      split(plans, nodes.get(i++ % nodes.size()), c, clientRate * WRITE_SHARE, 0.0);
     }
     return plans;
   }
 
   private static void split(List<ConnectionPlan> plans, InetSocketAddress target, TieredService c, double rate,
       double readRatio) {
-    final int n = Math.max(1, (int) Math.ceil(rate / MAX_RATE_PER_CONNECTION));
+    final double max = readRatio == 0.0 ? MAX_WRITES_PER_CONNECTION : MAX_RATE_PER_CONNECTION;
+    final int n = Math.max(1, (int) Math.ceil(rate / max));
     for (int k = 0; k < n; k++) {
       plans.add(new ConnectionPlan(target, c.tier(), c.name(), rate / n, readRatio));
     }
