@@ -26,12 +26,8 @@ class ProbeKeepsCriticalTiersTest {
     SWEEP.print();
   }
 
-  static java.util.stream.LongStream seeds() {
-    return Seeds.sweep();
-  }
-
   @ParameterizedTest(name = "seed {0}")
-  @MethodSource("seeds")
+  @MethodSource("io.spillway.admission.sim.Seeds#sweep")
   void theCriticalTiersAreServedThroughTheProbes(long seed) {
     PlantRun run = PlantRun.run(new Plant(20_000_000L, 3_000), Plant.Shape.STEP, PlantRun.Config.DEFAULTS, seed);
     SWEEP.start("K 60 step", seed)

@@ -56,12 +56,8 @@ class ServedConcurrencyScenarioTest {
     SWEEP.print();
   }
 
-  static java.util.stream.LongStream seeds() {
-    return Seeds.sweep();
-  }
-
   @ParameterizedTest(name = "seed {0}")
-  @MethodSource("seeds")
+  @MethodSource("io.spillway.admission.sim.Seeds#sweep")
   void theFirstProbeReturnsToTheServedConcurrencyNotToTheInitialLimit(long seed) {
     Simulation sim = coldStart(seed);
 
