@@ -184,6 +184,7 @@ public final class NodeConfig {
     m.put("raft", raft.toString());
     m.put("lag_sample_interval_ms", lagSampleInterval.toMillis());
     m.put("lag_target_entries", lagTargets.entries());
+    m.put("lag_target_behind_ms", lagTargets.behind().toMillis());
     m.put("follower_down_after_ms", lagTargets.downAfter().toMillis());
     m.put("chaos", chaos);
     return m;

@@ -102,6 +102,11 @@ final class NodeOptions {
       + "partition starts shedding writes (default: ${DEFAULT-VALUE}).")
   int lagTargetEntries = (int) LagTargets.DEFAULTS.entries();
 
+  @Option(names = "--lag-target-behind-ms", paramLabel = "N", description = "The same target in time: a follower "
+      + "sheds its partition's writes only once it also trails by this much of the partition's writes (the lag over "
+      + "the leader's commit rate); 0: entries alone (default: ${DEFAULT-VALUE}).")
+  int lagTargetBehindMs = (int) LagTargets.DEFAULTS.behind().toMillis();
+
   @Option(names = "--follower-down-ms", paramLabel = "N", description = "A follower silent, "
       + "or lagging without progress, this long is down: its lag no longer sheds writes (the partition writes at "
       + "quorum) and /status and /metrics report it down; its lag stops counting after a quarter of this "
@@ -148,7 +153,8 @@ final class NodeOptions {
         .storageCost(storageCost)
         .requestTimeout(Duration.ofMillis(requestTimeoutMs))
         .defaultTier(defaultTier)
-        .lagTargets(new LagTargets(lagTargetEntries, Duration.ofMillis(followerDownMs)))
+        .lagTargets(new LagTargets(lagTargetEntries, Duration.ofMillis(lagTargetBehindMs),
+            Duration.ofMillis(followerDownMs)))
         .chaos(chaos);
   }
 

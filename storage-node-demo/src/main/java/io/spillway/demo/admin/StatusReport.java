@@ -100,6 +100,8 @@ final class StatusReport {
       l.put("max_lag_entries", lag.maxLagEntries());
       l.put("quorum_lag_entries", lag.quorumLagEntries());
       final LagTargets targets = nodes.get(0).config().lagTargets();
+      l.put("commits_per_s", Math.round(lag.commitsPerSecond() * 10) / 10.0);
+      l.put("target_entries", Math.round(targets.entriesAt(lag.commitsPerSecond())));
       final double pressure = FollowerLagSignal.pressure(lag, targets);
       l.put("pressure", Double.isNaN(pressure) ? null : Math.round(pressure * 1000) / 1000.0);
       l.put("followers_down", FollowerLagSignal.downFollowers(lag, targets));

@@ -17,9 +17,10 @@ import java.util.function.LongSupplier;
  * its followers lag"; the replication-lag gates of Vitess's throttler and freno).
  *
  * <p>The value is a dimensionless <em>lag pressure</em> with target 1.0: the commit-index lag (leader commit index
- * − follower match index) of the partition's worst <em>live</em> follower over the entry target:
+ * − follower match index) of the partition's worst <em>live</em> follower over the entry target, which is
+ * {@link LagTargets#entries} or {@link LagTargets#behind} of the leader's commits, whichever is more:
  * <pre>
- *   x        = lagEntries / targetEntries
+ *   x        = lagEntries / max(targetEntries, commitsPerSecond × behind)
  *   pressure = max over live followers (x <= 1 ? x : 1 + log2(x) / 4)
  * </pre>
  * The engine's normalised error {@code pressure − 1} then grows with how far the lag is past its target, one
@@ -127,12 +128,16 @@ public final class FollowerLagSignal implements Signal {
         : FollowerState.LIVE;
   }
 
-  /** The lag pressure of a sample: the worst live follower's entry lag over the target; NaN with none live. */
+  /**
+   * The lag pressure of a sample: the worst live follower's entry lag over the target at the sample's commit rate
+   * ({@link LagTargets#entriesAt}); NaN with none live.
+   */
   public static double pressure(PartitionLag lag, LagTargets targets) {
+    final double target = targets.entriesAt(lag.commitsPerSecond());
     double worst = Double.NaN;
     for (FollowerLag f : lag.followers()) {
       if (state(f, targets) == FollowerState.LIVE) {
-        final double p = shape((double) f.lagEntries() / targets.entries());
+        final double p = shape(f.lagEntries() / target);
         worst = Double.isNaN(worst) ? p : Math.max(worst, p);
       }
     }

@@ -71,7 +71,9 @@ public final class FollowerLagSampler implements AutoCloseable {
   /** Takes one sample of every partition now (also used by tests). */
   public synchronized void sampleNow() {
     for (int p : node.hostedPartitions()) {
-      final PartitionLag lag = node.division(p).map(d -> sample(p, d, progress)).orElse(null);
+      final PartitionLag previous = latest.get(p);
+      final PartitionLag lag = node.division(p).map(d -> sample(p, d, progress)).map(l -> l.withRateSince(previous))
+          .orElse(null);
       latest.set(p, lag);
       if (lag != null) {
         for (Consumer<PartitionLag> l : listeners) {

@@ -82,4 +82,46 @@ class FollowerLagSignalTest {
   void silenceThresholdIsAQuarterOfTheGrace() {
     assertThat(TARGETS.silentAfterMs()).isEqualTo(500);
   }
+
+  /**
+   * The target in time: at 870 commits/s a follower 300 entries behind trails by 0.34 s of writes, under a 1 s
+   * target, and sheds nothing; with the entry target alone it is past the target (a fresh cluster under
+   * redis-benchmark met -BUSY SHED_TIER from such a moment).
+   */
+  @Test
+  void aLagOfFewerEntriesThanASecondOfWritesIsUnderTheTargetInTime() {
+    LagTargets timed = new LagTargets(200, Duration.ofSeconds(1), Duration.ofSeconds(2));
+    PartitionLag fast = new PartitionLag(0, "n1", 1, 10_000, List.of(new FollowerLag("n2", 9_700, 300, 50)), 0, 870);
+    assertThat(FollowerLagSignal.pressure(fast, timed)).isCloseTo(300.0 / 870, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(FollowerLagSignal.pressure(fast, TARGETS)).isGreaterThan(1.0);
+    PartitionLag slow = new PartitionLag(0, "n1", 1, 10_000, List.of(new FollowerLag("n2", 9_700, 300, 50)), 0, 40);
+    assertThat(FollowerLagSignal.pressure(slow, timed)).as("at 40 commits/s the entry target governs")
+        .isEqualTo(FollowerLagSignal.pressure(slow, TARGETS));
+  }
+
+  @Test
+  void aNegativeTimeTargetIsRefusedWithItsValue() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+        () -> new LagTargets(200, Duration.ofMillis(-5), Duration.ofSeconds(2)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("behind").hasMessageContaining("-5 ms");
+  }
+
+  /** The commit rate of a leader's samples: smoothed over a second, restarted by a new term. */
+  @Test
+  void theCommitRateIsSmoothedOverASecondOfSamplesOfOneTerm() {
+    PartitionLag lag = new PartitionLag(0, "n1", 1, 0, List.of(), 0);
+    long t = 0;
+    long commit = 0;
+    for (int i = 0; i < 50; i++) { // 5 s at 870 commits/s, one sample every 100 ms
+      t += 100_000_000L;
+      commit += 87;
+      lag = new PartitionLag(0, "n1", 1, commit, List.of(), t).withRateSince(lag);
+    }
+    assertThat(lag.commitsPerSecond()).isCloseTo(870, org.assertj.core.data.Offset.offset(5.0));
+    PartitionLag nextTerm = new PartitionLag(0, "n1", 2, commit + 87, List.of(), t + 100_000_000L).withRateSince(lag);
+    assertThat(nextTerm.commitsPerSecond()).as("a new term starts without a rate").isZero();
+    PartitionLag once = new PartitionLag(0, "n1", 1, commit + 870, List.of(), t + 100_000_000L)
+        .withRateSince(new PartitionLag(0, "n1", 1, commit, List.of(), t));
+    assertThat(once.commitsPerSecond()).as("a tenth of the way to 8,700/s").isCloseTo(870, org.assertj.core.data.Offset.offset(1e-6));
+  }
 }
