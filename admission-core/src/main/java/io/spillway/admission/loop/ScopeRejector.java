@@ -42,6 +42,14 @@ public final class ScopeRejector {
    * ({@link TierOrderGuard}): a second, the window tier order is judged over, with a margin for a reader's clock.
    */
   static final long TIER_DWELL_NANOS = 1_100_000_000L;
+  /**
+   * How long a node must stay unsaturated before a scope releases its cut at once, past the tier dwell. One
+   * unsaturated tick is not an idle node: at 5 × C, with the cut shedding most arrivals, the limit stops binding for a
+   * tick now and then; releasing at once on such a tick admitted t3 and t4 for a tick and shed t2 again on the next
+   * (row (e) of the demo: 11–17 of 87 node-seconds out of tier order). Three ticks of 100 ms keep an idle node's
+   * release well within its second.
+   */
+  static final long RELEASE_AFTER_UNSATURATED_NANOS = 300_000_000L;
   /** How far ahead an embedder's backlog signal is forecast ({@link BacklogForecast}). */
   static final double BACKLOG_HORIZON_SECONDS = 1.0;
   /**
@@ -67,6 +75,8 @@ public final class ScopeRejector {
   private final Ticker ticker;
   /** Whether the guard held the cut back from shedding more at the last update. */
   private boolean heldBack;
+  /** When the node's ticks last turned unsaturated, or {@code Long.MIN_VALUE} while it is saturated. */
+  private long unsaturatedSince = Long.MIN_VALUE;
   private Signal[] signals = new Signal[0];
   /** The value of each signal as last read by {@link #readSignals}, NaN before or when the read threw. */
   private double[] lastValues = new double[0];
@@ -170,7 +180,8 @@ public final class ScopeRejector {
   /**
    * One control tick with a ceiling on the ratio: at or above it a positive error counts as none (the integral
    * holds, no windup), and the cut never sheds more than the ceiling. The cut then keeps tier order
-   * ({@link TierOrderGuard}), except that a node that is not {@code saturated} releases shedding at once; while the
+   * ({@link TierOrderGuard}), except that a node that has not been {@code saturated} for
+   * {@link #RELEASE_AFTER_UNSATURATED_NANOS} releases shedding at once; while the
    * guard holds the cut back from shedding more, a positive error counts as none too, so the ratio waits at the
    * boundary with the cut instead of winding up and overshooting once the guard lets go. (Holding a release the
    * same way was tried: the ratio then cycles wider, and 6 × overload drops 8–9 % of its requests from the queues
@@ -197,7 +208,13 @@ public final class ScopeRejector {
     long now = ticker.read();
     guard.observe(cut, levelsPerTier, arrivedTiers, waitingTiers, now);
     int wanted = distribution.cut(r, firstSheddableLevel, cut, levelsPerTier, TIER_MARGIN);
-    boolean releaseAtOnce = wanted > cut && (!saturated || r == 0.0);
+    if (saturated) {
+      unsaturatedSince = Long.MIN_VALUE;
+    } else if (unsaturatedSince == Long.MIN_VALUE) {
+      unsaturatedSince = now;
+    }
+    boolean idle = !saturated && now - unsaturatedSince >= RELEASE_AFTER_UNSATURATED_NANOS;
+    boolean releaseAtOnce = wanted > cut && (idle || r == 0.0);
     int next = releaseAtOnce || !ownSignalsOnly() ? wanted : guard.bound(wanted, levelsPerTier, now);
     heldBack = next > wanted;
     cut = Math.max(firstSheddableLevel, Math.min(distribution.levels(), next));
