@@ -295,15 +295,16 @@ public final class ControlLoop {
       noLoadNanos[i] = baselines[i].nanos();
     }
     servedConcurrency = served.max(noLoadNanos, now);
+    int pin = probePinServingCritical(c.limitMin, tuner.limit());
     boolean pinned = probe.tick(saturatedNow, baselineKnown, tuner.lastLatencyRatio() > 1.0, freshBaseline,
-        meanServiceNanos, probePinServingCritical(c.limitMin, tuner.limit()), now);
+        meanServiceNanos, pin, now);
     int limit;
     if (pinned) {
       if (!wasPinned) {
         for (LatencyBaseline b : baselines) {
           b.startMeasurement(); // the probe's value comes from its own samples and replaces the window
         }
-        pinnedLimit = probePinServingCritical(c.limitMin, tuner.limit());
+        pinnedLimit = pin;
         probe.pinned(pinnedLimit, limiter.inflight());
         limiter.setLimit(pinnedLimit);
         events.limitChanged(limitBefore, pinnedLimit, now);

@@ -104,23 +104,13 @@ class BaselineProbeTest {
     probe.tick(true, false, false, false, SERVICE, 8, 0);
     long t = BaselineProbe.FIRST_PROBE_DELAY_NANOS;
     assertThat(probe.tick(true, false, false, false, SERVICE, 8, t)).isTrue();
-    probe.pinned(8, 64); // an eighth of the untuned initial limit of 64
-    assertThat(probe.sampling(8, 8, 64)).isFalse();
-    assertThat(probe.sampling(8, 8, 5)).isTrue();
-    t += 300 * MS;
-    assertThat(probe.tick(true, true, false, true, SERVICE, 8, t)).as("a fresh value ends it").isFalse();
-    long ended = t;
+    long ended = drainAndEnd(probe, 8, 64, t); // an eighth of the untuned initial limit of 64
     // The limit came down to 16 after the probe: a probe would now pin 2, a quarter of what the last one pinned.
     for (t = ended + 100 * MS; t < ended + BaselineProbe.FIRST_PROBE_DELAY_NANOS; t += 100 * MS) {
       assertThat(probe.tick(true, true, false, false, SERVICE, 2, t)).as("not before a second at %d", t).isFalse();
     }
     assertThat(probe.tick(true, true, false, false, SERVICE, 2, t)).as("due a second after the last ended").isTrue();
-    probe.pinned(2, 16);
-    assertThat(probe.sampling(2, 2, 16)).isFalse();
-    assertThat(probe.sampling(2, 2, 5)).isTrue();
-    t += 300 * MS;
-    assertThat(probe.tick(true, true, false, true, SERVICE, 2, t)).isFalse();
-    long again = t;
+    long again = drainAndEnd(probe, 2, 16, t);
     for (t = again + 100 * MS; t < again + BaselineProbe.FIRST_INTERVAL_NANOS; t += 100 * MS) {
       assertThat(probe.tick(true, true, false, false, SERVICE, 2, t))
           .as("pinned where it would pin now: no early probe").isFalse();
@@ -133,14 +123,22 @@ class BaselineProbeTest {
     probe.tick(true, false, false, false, SERVICE, 8, 0);
     long t = BaselineProbe.FIRST_PROBE_DELAY_NANOS;
     assertThat(probe.tick(true, false, false, false, SERVICE, 8, t)).isTrue();
-    probe.pinned(8, 64);
-    assertThat(probe.sampling(8, 8, 64)).isFalse();
-    assertThat(probe.sampling(8, 8, 5)).isTrue();
-    t += 300 * MS;
-    assertThat(probe.tick(true, true, false, true, SERVICE, 8, t)).isFalse();
-    long ended = t;
+    long ended = drainAndEnd(probe, 8, 64, t);
     for (t = ended + 100 * MS; t < ended + BaselineProbe.FIRST_INTERVAL_NANOS; t += 100 * MS) {
       assertThat(probe.tick(true, true, false, false, SERVICE, 5, t)).as("at %d", t).isFalse();
     }
+  }
+
+  /**
+   * A probe that started at {@code start}: pinned to {@code pin} with {@code inflight} requests still running, which
+   * drain in one tick; it samples on the next, and a fresh value 300 ms after the start ends it. Returns that time.
+   */
+  private static long drainAndEnd(BaselineProbe probe, int pin, int inflight, long start) {
+    probe.pinned(pin, inflight);
+    assertThat(probe.sampling(pin, pin, inflight)).as("the tick that finished the old queue").isFalse();
+    assertThat(probe.sampling(pin, pin, 5)).isTrue();
+    long end = start + 300 * MS;
+    assertThat(probe.tick(true, true, false, true, SERVICE, pin, end)).as("a fresh value ends it").isFalse();
+    return end;
   }
 }
