@@ -5,7 +5,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.spillway.admission.ClientHandle;
-import io.spillway.admission.OpType;
 import io.spillway.admission.Tier;
 import io.spillway.demo.admission.NodeAdmission;
 import io.spillway.demo.command.CommandException;
@@ -17,6 +16,7 @@ import io.spillway.demo.resp.RespProtocolError;
 import io.spillway.demo.resp.RespReply;
 import java.net.SocketAddress;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,9 +28,9 @@ import org.slf4j.LoggerFactory;
  * RESP clients pipeline requests and expect replies in request order, while data commands finish in any order:
  * each request takes a slot in a FIFO and replies leave only from its head.
  *
- * <p>Pipelined data commands keep their program order where it is observable, as Redis's one-at-a-time execution
- * does: a write starts only when every earlier command of the connection has finished, and a read or scan only when
- * every earlier write has; reads between writes run concurrently. A command's tier and client name are taken when
+ * <p>Pipelined data commands keep their program order per key ({@link KeyOrder}): a command starts once every
+ * earlier command of the connection that shares a key with it, where one of the two writes, has finished (a range
+ * scan shares every key); commands on different keys run concurrently. A command's tier and client name are taken when
  * it arrives, so a {@code SPILLWAY.TIER} between pipelined commands applies from that point on. The client's
  * admission handle is looked up once per {@code CLIENT SETNAME} and cached on the session; a connection without a
  * name is a client of its own ({@link NodeAdmission#unnamedClientId}), forgotten when the connection closes.
@@ -47,8 +47,22 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
     boolean closeAfter;
   }
 
-  /** A parsed data command waiting for the commands it must follow. */
-  private record Pending(Slot slot, DataCommand command, Tier tier, ClientHandle client) {
+  /** A parsed data command, waiting for the earlier commands it must follow or running, until it finishes. */
+  private static final class Pending {
+    final Slot slot;
+    final DataCommand command;
+    final KeyOrder order;
+    final Tier tier;
+    final ClientHandle client;
+    boolean running;
+
+    Pending(Slot slot, DataCommand command, Tier tier, ClientHandle client) {
+      this.slot = slot;
+      this.command = command;
+      this.order = KeyOrder.of(command);
+      this.tier = tier;
+      this.client = client;
+    }
   }
 
   private final RequestPipeline pipeline;
@@ -57,10 +71,9 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
   private final int maxPipelined;
   private final Session session;
   private final ArrayDeque<Slot> slots = new ArrayDeque<>();
-  private final ArrayDeque<Pending> waiting = new ArrayDeque<>();
-  private int inflight;
-  private int runningReads;
-  private int runningWrites;
+  /** Unfinished data commands in the order they arrived; {@code size()} is what {@code maxPipelined} bounds. */
+  private final ArrayList<Pending> open = new ArrayList<>();
+  private int waiting;
   private boolean closing;
 
   RespConnectionHandler(RequestPipeline pipeline, DataCommandParser parser, SessionCommands sessionCommands,
@@ -100,9 +113,9 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
         if (session.client == null) {
           session.client = pipeline.client(session.clientId()); // registered once per name, cached here
         }
-        waiting.add(new Pending(slot, parsed, session.tier, session.client));
-        inflight++;
-        startReady(ctx);
+        open.add(new Pending(slot, parsed, session.tier, session.client));
+        waiting++;
+        startIfFree(ctx, open.size() - 1); // a new command frees no earlier one
         updateAutoRead(ctx);
       } catch (CommandException e) {
         slot.reply = e.reply();
@@ -115,42 +128,49 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
     }
   }
 
-  /** Starts waiting commands, in order, as long as the head may run next to what is running. */
+  /** Starts every waiting command that no earlier unfinished command holds back. */
   private void startReady(ChannelHandlerContext ctx) {
-    while (!waiting.isEmpty()) {
-      final Pending next = waiting.peek();
-      final boolean write = next.command().opType() == OpType.WRITE;
-      if (runningWrites > 0 || (write && runningReads > 0)) {
-        return;
-      }
-      waiting.poll();
-      if (write) {
-        runningWrites++;
-      } else {
-        runningReads++;
-      }
-      final CompletableFuture<RespReply> reply = pipeline.submit(next.tier(), next.client(), next.command());
-      if (reply.isDone()) {
-        finished(next, write, reply.join());
-      } else {
-        reply.whenComplete((r, e) -> ctx.executor().execute(() -> {
-          finished(next, write, e == null ? r : RespReply.err("internal error: " + e.getMessage()));
-          startReady(ctx);
-          drain(ctx);
-          updateAutoRead(ctx);
-        }));
+    for (int i = 0; i < open.size() && waiting > 0; ) {
+      if (!startIfFree(ctx, i)) {
+        i++;
       }
     }
   }
 
-  private void finished(Pending pending, boolean write, RespReply reply) {
-    if (write) {
-      runningWrites--;
-    } else {
-      runningReads--;
+  /**
+   * Starts the command at {@code index} if it waits and conflicts with no earlier unfinished command.
+   *
+   * @return whether it started and finished at once (it has left {@link #open}: {@code index} now holds the next)
+   */
+  private boolean startIfFree(ChannelHandlerContext ctx, int index) {
+    final Pending next = open.get(index);
+    if (next.running) {
+      return false;
     }
-    inflight--;
-    pending.slot().reply = reply;
+    for (int j = 0; j < index; j++) {
+      if (next.order.mustFollow(open.get(j).order)) {
+        return false;
+      }
+    }
+    next.running = true;
+    waiting--;
+    final CompletableFuture<RespReply> reply = pipeline.submit(next.tier, next.client, next.command);
+    if (reply.isDone()) {
+      finished(next, reply.join());
+      return true;
+    }
+    reply.whenComplete((r, e) -> ctx.executor().execute(() -> {
+      finished(next, e == null ? r : RespReply.err("internal error: " + e.getMessage()));
+      startReady(ctx);
+      drain(ctx);
+      updateAutoRead(ctx);
+    }));
+    return false;
+  }
+
+  private void finished(Pending pending, RespReply reply) {
+    open.remove(pending);
+    pending.slot.reply = reply;
   }
 
   private static String unknownCommand(RespCommand command) {
@@ -189,7 +209,7 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
 
   private void updateAutoRead(ChannelHandlerContext ctx) {
     if (!closing) {
-      ctx.channel().config().setAutoRead(inflight < maxPipelined && ctx.channel().isWritable());
+      ctx.channel().config().setAutoRead(open.size() < maxPipelined && ctx.channel().isWritable());
     }
   }
 

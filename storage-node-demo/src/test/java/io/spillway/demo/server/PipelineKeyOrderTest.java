@@ -1,0 +1,149 @@
+package io.spillway.demo.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.spillway.admission.EngineConfig;
+import io.spillway.admission.Outcome;
+import io.spillway.admission.Tier;
+import io.spillway.demo.admission.LagTargets;
+import io.spillway.demo.admission.NodeAdmission;
+import io.spillway.demo.cluster.ShardMap;
+import io.spillway.demo.command.DataCommandParser;
+import io.spillway.demo.pipeline.CommandExecutor;
+import io.spillway.demo.pipeline.PipelineMetrics;
+import io.spillway.demo.pipeline.RequestPipeline;
+import io.spillway.demo.pipeline.StorageCost;
+import io.spillway.demo.pipeline.StorageExecutor;
+import io.spillway.demo.resp.RespCodec;
+import io.spillway.demo.resp.RespLimits;
+import io.spillway.demo.strategy.AdmissionStrategy;
+import io.spillway.demo.strategy.StrategyKind;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executor;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A connection's pipelined commands keep their order per key: a command waits for the earlier commands it shares a
+ * key with where one of the two writes (a range scan shares every key), and for nothing else. Driven on an embedded
+ * channel through the real handler and pipeline, with a strategy that holds every request until the test answers it.
+ */
+class PipelineKeyOrderTest {
+
+  /** Holds each submitted request; the test rejects it, which answers it without storage. */
+  private static final class HoldEverything implements AdmissionStrategy {
+    final List<String> submitted = new ArrayList<>();
+    final List<Callback> callbacks = new ArrayList<>();
+
+    @Override
+    public void submit(RequestPipeline.ClassifiedRequest request, Executor executor, Callback callback) {
+      submitted.add(request.command().getClass().getSimpleName() + " "
+          + (request.command().keys().isEmpty() ? "*" : new String(request.command().keys().get(0),
+              StandardCharsets.UTF_8)));
+      callbacks.add(callback);
+    }
+
+    void answer(int index) {
+      callbacks.get(index).onRejected("SHED_TIER", 1_000_000L);
+    }
+
+    @Override
+    public void release(long permit, Outcome outcome, long serviceNanos) {
+    }
+
+    @Override
+    public long pending() {
+      return 0;
+    }
+
+    @Override
+    public StrategyKind kind() {
+      return StrategyKind.SPILLWAY;
+    }
+  }
+
+  private final HoldEverything strategy = new HoldEverything();
+  private final NodeAdmission admission = new NodeAdmission("n1", EngineConfig.defaults(), 1, p -> null,
+      LagTargets.DEFAULTS, Duration.ofSeconds(1));
+  private final StorageExecutor storage = new StorageExecutor("n1-storage", 1, 8);
+  private final EmbeddedChannel channel = new EmbeddedChannel();
+
+  PipelineKeyOrderTest() {
+    final ShardMap shards = new ShardMap(1);
+    final RequestPipeline pipeline = new RequestPipeline(new CommandExecutor(null, shards), storage, shards,
+        admission, Duration.ofSeconds(5), new PipelineMetrics(new SimpleMeterRegistry(), "n1", storage),
+        StorageCost.NONE, strategy);
+    final RespServerSettings settings = new RespServerSettings("127.0.0.1", 0, RespLimits.defaults(), 10,
+        Duration.ofMinutes(1), Duration.ofSeconds(10), 128, Tier.T3);
+    RespCodec.addTo(channel.pipeline(), settings.limits());
+    channel.pipeline().addLast(new RespConnectionHandler(pipeline, new DataCommandParser(100, 1000),
+        new SessionCommands(() -> "", "test"), settings, 1, new InetSocketAddress("127.0.0.1", 40000)));
+  }
+
+  @AfterEach
+  void close() {
+    channel.finishAndReleaseAll();
+    storage.close();
+    admission.close();
+  }
+
+  @Test
+  void commandsOnOtherKeysRunPastAWriteWhileThoseOnItsKeyWait() {
+    send("SET a 1\r\nGET b\r\nGET a\r\nSET b 2\r\nGET c\r\n");
+    assertThat(strategy.submitted).as("GET b and GET c share no key with an earlier write")
+        .containsExactly("Set a", "Get b", "Get c");
+
+    strategy.answer(1); // GET b
+    channel.runPendingTasks();
+    assertThat(strategy.submitted).as("SET b after the read of b before it").endsWith("Set b");
+    assertThat(strategy.submitted).doesNotContain("Get a");
+
+    strategy.answer(0); // SET a
+    channel.runPendingTasks();
+    assertThat(strategy.submitted).as("GET a after the write of a before it")
+        .containsExactly("Set a", "Get b", "Get c", "Set b", "Get a");
+    final String[] replies = replies().split("\r\n");
+    assertThat(replies).as("replies leave in request order: SET a's, then GET b's held until it")
+        .hasSize(2).allMatch(r -> r.startsWith("-BUSY SHED_TIER"));
+  }
+
+  @Test
+  void aRangeScanWaitsForEveryEarlierWriteAndEveryLaterWriteWaitsForIt() {
+    send("SET a 1\r\nRANGE - +\r\nGET z\r\nSET z 2\r\n");
+    assertThat(strategy.submitted).containsExactly("Set a", "Get z");
+
+    strategy.answer(0); // SET a
+    channel.runPendingTasks();
+    assertThat(strategy.submitted).as("the scan once the write before it is done; SET z still behind the scan")
+        .containsExactly("Set a", "Get z", "Range *");
+  }
+
+  @Test
+  void readsNeverWaitForReads() {
+    send("GET a\r\nGET a\r\nMGET a b\r\nRANGE - +\r\n");
+    assertThat(strategy.submitted).containsExactly("Get a", "Get a", "MGet a", "Range *");
+  }
+
+  private void send(String inline) {
+    channel.writeInbound(Unpooled.copiedBuffer(inline, StandardCharsets.UTF_8));
+    channel.runPendingTasks();
+  }
+
+  private String replies() {
+    final StringBuilder out = new StringBuilder();
+    ByteBuf b;
+    while ((b = channel.readOutbound()) != null) {
+      out.append(b.toString(StandardCharsets.UTF_8));
+      b.release();
+    }
+    return out.toString();
+  }
+}
