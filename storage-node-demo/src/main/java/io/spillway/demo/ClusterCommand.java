@@ -44,6 +44,9 @@ final class ClusterCommand implements Callable<Integer> {
     final CountDownLatch stopped = Shutdown.onShutdown(CpuHog.start(hogThreads), engine, admin,
         () -> cluster.close()); // followers first, the node leading the most partitions last
     cluster.start();
+    if (node.engineTrace) {
+      EngineTrace.printEverySecond(cluster.nodes(), System.out);
+    }
     engine.watch(cluster::reconfigure);
     for (StorageNode n : cluster.nodes()) {
       System.out.printf("%s: RESP on %s%n", n.config().nodeId(), n.respAddress());

@@ -3,8 +3,12 @@ package io.spillway.demo;
 import io.spillway.admission.EngineStats;
 import io.spillway.admission.OpType;
 import java.io.PrintStream;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The demo's once-a-second view of each node's engine, printed under the load generator's table so that a run
@@ -28,6 +32,23 @@ public final class EngineTrace {
     for (int i = 0; i < nodes.size(); i++) {
       lastBusyNanos[i] = nodes.get(i).storage().busyNanos();
     }
+  }
+
+  /**
+   * Prints a timestamped block of lines (one per node) every second on a daemon thread, for a serving node or cluster
+   * ({@code node}/{@code cluster --engine-trace}); the thread dies with the JVM.
+   */
+  public static void printEverySecond(List<StorageNode> nodes, PrintStream out) {
+    final EngineTrace trace = new EngineTrace(nodes);
+    final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+      final Thread t = new Thread(r, "engine-trace");
+      t.setDaemon(true);
+      return t;
+    });
+    timer.scheduleAtFixedRate(() -> {
+      out.println(Instant.now());
+      trace.print(out);
+    }, 1, 1, TimeUnit.SECONDS);
   }
 
   /** Prints one line per node. */

@@ -54,6 +54,9 @@ final class NodeCommand implements Callable<Integer> {
     final CountDownLatch stopped = Shutdown.onShutdown(CpuHog.start(hogThreads), engine, admin,
         () -> storageNode.close(Duration.ofSeconds(3))); // hand leaderships to caught-up followers first
     storageNode.start();
+    if (node.engineTrace) {
+      EngineTrace.printEverySecond(List.of(storageNode), System.out);
+    }
     engine.watch(storageNode.admission()::reconfigure);
     if (admin != null) {
       admin.start(config.resp().bindHost(), node.adminPort);

@@ -122,6 +122,11 @@ final class NodeOptions {
   @Mixin
   CpuHogOption cpuHog;
 
+  @Option(names = "--engine-trace", description = "Print each node's engine state once a second on stdout (limit, "
+      + "served concurrency, inflight, queued, latency against its baseline, shedding scopes), as the demo's "
+      + "--engine-trace does.")
+  boolean engineTrace;
+
   @Option(names = "--admission", paramLabel = "S", defaultValue = "spillway",
       converter = CliConverters.StrategyConverter.class,
       description = "The node's admission strategy: spillway, none, token-bucket, bulkhead, concurrency-limits or "

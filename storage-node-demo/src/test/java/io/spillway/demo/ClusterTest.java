@@ -189,6 +189,19 @@ class ClusterTest {
   }
 
   @Test
+  void theEngineTracePrintsEveryNodesStateEverySecond() throws Exception {
+    final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    final java.io.PrintStream out = new java.io.PrintStream(bytes, true, StandardCharsets.UTF_8);
+    EngineTrace.printEverySecond(cluster.nodes(), out);
+    final long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+    while (!bytes.toString(StandardCharsets.UTF_8).contains("n3 busy") && System.nanoTime() < deadline) {
+      java.util.concurrent.locks.LockSupport.parkNanos(50_000_000L);
+    }
+    assertThat(bytes.toString(StandardCharsets.UTF_8)).as("a block of one line per node within 10 s")
+        .containsPattern("n1 busy +\\d+ % limit +\\d+ ").contains("n2 busy").contains("n3 busy");
+  }
+
+  @Test
   void pipelinedCommandsKeepTheirOrder() throws Exception {
     try (RawRespClient c = new RawRespClient(address("n1"))) {
       c.send("*3\r\n$3\r\nSET\r\n$2\r\npa\r\n$1\r\n1\r\n*2\r\n$3\r\nGET\r\n$2\r\npa\r\nPING\r\n"
