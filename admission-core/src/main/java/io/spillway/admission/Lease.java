@@ -63,7 +63,8 @@ public final class Lease {
 
   /**
    * Sets the absolute ticker time by which the next request acquired into this lease needs its answer: a deadline
-   * closer than its op type's service time is rejected with {@link Reason#DEADLINE}. For the next acquisition only.
+   * closer than the least time a request of its op type admitted now takes (its service time, at most its no-load
+   * latency) is rejected with {@link Reason#DEADLINE}. For the next acquisition only.
    */
   public Lease deadline(long deadlineNanos) {
     nextDeadlineNanos = deadlineNanos;

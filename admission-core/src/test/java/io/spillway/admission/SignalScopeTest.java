@@ -49,7 +49,7 @@ class SignalScopeTest {
     int cut = lag.cut();
     assertThat(cut).isBetween(2, 11);
     Policy policy = new Policy(new Settings(EngineParams.of(EngineConfig.defaults()), 0L), set.filters(), set.cuts(), 0L, 0L,
-        new long[OpType.count()], TickReport.initial(EngineParams.of(EngineConfig.defaults())));
+        new long[OpType.count()], new long[OpType.count()], TickReport.initial(EngineParams.of(EngineConfig.defaults())));
     assertThat(policy.sheds(11, OpType.WRITE, 7, a)).isTrue();
     assertThat(policy.sheds(11, OpType.WRITE, 3, a)).as("other partition").isFalse();
     assertThat(policy.sheds(11, OpType.READ, 7, a)).as("reads").isFalse();

@@ -124,6 +124,8 @@ public final class ControlLoop {
   static final int SERVED_WINDOW_SECONDS = 10;
   /** A probe returns to at most this multiple of the served concurrency (BBR's {@code cwnd_gain}). */
   static final double SERVED_GAIN = 2.0;
+  /** How long an op type's service-time estimate stays fresh after its last completion ({@link #fastestNanos}). */
+  static final long FRESH_SERVICE_NANOS = 1_000_000_000L;
 
   private final Telemetry telemetry;
   private final InflightLimiter limiter;
@@ -168,6 +170,11 @@ public final class ControlLoop {
   private long ticks;
   /** The service times and the report of the last published policy (a reconfiguration republishes them). */
   private long[] publishedServiceNanos;
+  private long[] publishedFastestNanos;
+  /** Per op type, when a tick last saw one of its requests complete ({@code Long.MIN_VALUE}: never). */
+  private final long[] lastCompletionNanos = minValueArray(OpType.count());
+  /** Per op type, the median service time of the last tick that saw one of its requests complete. */
+  private final long[] recentP50Nanos = new long[OpType.count()];
   private TickReport publishedReport;
 
   /**
@@ -210,7 +217,7 @@ public final class ControlLoop {
     }
     meanServiceNanos = sum / config.queuesInitialServiceTimeNanos.length;
     rebuildRejectors(config);
-    publish(false, 0.0, 0.0, config.queuesInitialServiceTimeNanos.clone());
+    publish(false, 0.0, 0.0, config.queuesInitialServiceTimeNanos.clone(), ticker.read());
   }
 
   /** Adds an embedder's signal; its scope gets a rejector at once (the engine holds the control lock). */
@@ -392,7 +399,7 @@ public final class ControlLoop {
     s.cohortCache.advance(now);
     retry.update(waiting, throughput, meanServiceNanos, limit, maxRatio, c.pidKi, c.pidTickNanos);
     ticks++;
-    publish(saturatedNow, throughput, errors01, serviceNanos);
+    publish(saturatedNow, throughput, errors01, serviceNanos, now);
     dispatcher.maintain();
     events.observeModes(dispatcher, now);
   }
@@ -442,7 +449,7 @@ public final class ControlLoop {
   }
 
   /** Publishes the decisions in force as a new {@link Policy}, with what this tick measured. */
-  private void publish(boolean saturatedNow, double throughput, double errors01, long[] serviceNanos) {
+  private void publish(boolean saturatedNow, double throughput, double errors01, long[] serviceNanos, long now) {
     long[] timeouts = new long[OpType.count()];
     for (OpType op : OpType.values()) {
       timeouts[op.ordinal()] = queues.timeoutNanos(op);
@@ -451,9 +458,36 @@ public final class ControlLoop {
         scopeViews(), signalViews(), latency.intervalSnapshot(), latency.successesSnapshot(),
         latency.smoothedP90Snapshot(), noLoadNanos.clone(), timeouts);
     publishedServiceNanos = serviceNanos;
+    publishedFastestNanos = fastestNanos(serviceNanos, now);
     publishedReport = report;
     publisher.accept(new Policy(settings, rejectors.filters(), rejectors.cuts(), retry.drainNanos(),
-        retry.shedNanos(), serviceNanos, report));
+        retry.shedNanos(), serviceNanos, publishedFastestNanos, report));
+  }
+
+  /**
+   * Per op type, the least time a request admitted now takes, which its deadline is judged by at admission: the
+   * service-time estimate, but at most the op type's no-load latency (or, while none is known, the configured initial
+   * service time) and the median of the last tick that saw the op type complete, and only while that is fresh (a
+   * completion within {@link #FRESH_SERVICE_NANOS}); else the initial service time. The estimate moves only with
+   * completions: judged by it alone, a node whose estimate a burst had raised past its callers' deadlines refused
+   * every request, none completed, and it stayed there, idle ({@code StaleServiceTimeDeadlineTest}). A stale
+   * estimate lets requests through, as a circuit breaker half-opens, and their completions judge the next ones; a
+   * queued request's deadline is judged by its expected wait as well, in the admission path.
+   */
+  private long[] fastestNanos(long[] serviceNanos, long now) {
+    long[] initial = settings.config.queuesInitialServiceTimeNanos;
+    long[] fastest = new long[serviceNanos.length];
+    for (int i = 0; i < fastest.length; i++) {
+      if (tickCompletions[i] > 0) {
+        lastCompletionNanos[i] = now;
+        recentP50Nanos[i] = latency.lastSample(i).p50Nanos();
+      }
+      boolean fresh = lastCompletionNanos[i] != Long.MIN_VALUE && now - lastCompletionNanos[i] <= FRESH_SERVICE_NANOS;
+      long floor = Double.isNaN(noLoadNanos[i]) ? initial[i] : (long) noLoadNanos[i];
+      fastest[i] = fresh ? Math.min(Math.min(serviceNanos[i], floor), recentP50Nanos[i])
+          : Math.min(serviceNanos[i], initial[i]);
+    }
+    return fastest;
   }
 
   /**
@@ -554,7 +588,7 @@ public final class ControlLoop {
   private void republish() {
     publishedReport = publishedReport.withScopes(scopeViews(), signalViews());
     publisher.accept(new Policy(settings, rejectors.filters(), rejectors.cuts(), retry.drainNanos(),
-        retry.shedNanos(), publishedServiceNanos, publishedReport));
+        retry.shedNanos(), publishedServiceNanos, publishedFastestNanos, publishedReport));
   }
 
   private static boolean rescope(MeasuredSignal signal, OpSet ops) {
@@ -614,6 +648,12 @@ public final class ControlLoop {
   private double latencyTargetNanos(EngineParams c, int op) {
     long configured = c.queuesLatencyTargetNanos[op];
     return configured > 0 ? configured : LEARNED_TARGET_MULTIPLE * baselines[op].nanos();
+  }
+
+  private static long[] minValueArray(int length) {
+    long[] a = new long[length];
+    java.util.Arrays.fill(a, Long.MIN_VALUE);
+    return a;
   }
 
   private static double[] nanArray(int length) {

@@ -30,8 +30,10 @@ public final class Policy {
   private final int lowestCut;
   private final long drainNanos;
   private final long shedNanos;
-  /** Per op type: the service-time estimate as of the tick, which requests are charged and deadlines judged by. */
+  /** Per op type: the service-time estimate as of the tick, which requests are charged and queued waits judged by. */
   private final long[] serviceNanos;
+  /** Per op type: the least time a request admitted now takes, which a deadline at admission is judged by. */
+  private final long[] fastestNanos;
   private final TickReport report;
 
   /**
@@ -39,9 +41,10 @@ public final class Policy {
    * @param drainNanos the waiting room's expected drain time (base of every hint but SHED_TIER's)
    * @param shedNanos the time for the rejection ratio to fall back to zero (base of SHED_TIER's hint)
    * @param serviceNanos per op type ordinal, the service-time estimate (owned from now on)
+   * @param fastestNanos per op type ordinal, the least time a request admitted now takes (owned from now on)
    */
   public Policy(Settings settings, ScopeFilter[] scopes, int[] cuts, long drainNanos, long shedNanos, long[] serviceNanos,
-      TickReport report) {
+      long[] fastestNanos, TickReport report) {
     this.settings = settings;
     this.scopes = scopes;
     this.cuts = cuts;
@@ -53,6 +56,7 @@ public final class Policy {
     this.drainNanos = drainNanos;
     this.shedNanos = shedNanos;
     this.serviceNanos = serviceNanos;
+    this.fastestNanos = fastestNanos;
     this.report = report;
   }
 
@@ -60,7 +64,7 @@ public final class Policy {
   public static Policy initial(Settings settings) {
     EngineParams c = settings.config;
     return new Policy(settings, new ScopeFilter[0], new int[0], 0L, c.pidTickNanos,
-        c.queuesInitialServiceTimeNanos.clone(), TickReport.initial(c));
+        c.queuesInitialServiceTimeNanos.clone(), c.queuesInitialServiceTimeNanos.clone(), TickReport.initial(c));
   }
 
   /** Whether any scope that covers this request sheds its level; allocation-free. */
@@ -79,6 +83,14 @@ public final class Policy {
   /** The op type's service time as of the last tick. */
   public long serviceNanos(OpType op) {
     return serviceNanos[op.ordinal()];
+  }
+
+  /**
+   * The least time a request of this op type takes if admitted now, as of the last tick: a request whose deadline is
+   * closer is refused at once ({@code DEADLINE}). See {@code ControlLoop#fastestNanos}.
+   */
+  public long fastestNanos(OpType op) {
+    return fastestNanos[op.ordinal()];
   }
 
   /** A retry-after hint for a rejection, jittered per call so that rejected clients do not return in lock-step. */

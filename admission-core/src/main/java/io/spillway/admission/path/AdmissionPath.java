@@ -93,7 +93,7 @@ public final class AdmissionPath {
     ClassCaps caps = API.caps(client);
     int t = caps.tierOf(tier);
     long service = p.serviceNanos(op);
-    if (deadlineNanos != Decisions.NO_DEADLINE && deadlineNanos - nowNanos < service) {
+    if (deadlineNanos != Decisions.NO_DEADLINE && deadlineNanos - nowNanos < p.fastestNanos(op)) {
       if (!s.dryRun) {
         return reject(p, Reason.DEADLINE, t, op, client, nowNanos);
       }
