@@ -23,8 +23,8 @@ public final class PipelineMetrics {
   /** Storage queue gauge name. */
   public static final String STORAGE_QUEUE = "spillway.demo.storage.queued";
 
-  /** How a request ended. */
-  public enum Outcome { OK, ERROR, BUSY, TIMEOUT }
+  /** How a request ended; CLOSED: its connection closed before the reply (the client gave up). */
+  public enum Outcome { OK, ERROR, BUSY, TIMEOUT, CLOSED }
 
   private final Counter[][] counters = new Counter[OpType.values().length][Outcome.values().length];
   private final Timer[] latency = new Timer[OpType.values().length];
@@ -59,7 +59,7 @@ public final class PipelineMetrics {
     inflight[op.ordinal()].decrementAndGet();
   }
 
-  /** The client got its reply. */
+  /** The client got its reply, or closed its connection before it. */
   void finished(OpType op, Outcome outcome, long startNanos) {
     counters[op.ordinal()][outcome.ordinal()].increment();
     latency[op.ordinal()].record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);

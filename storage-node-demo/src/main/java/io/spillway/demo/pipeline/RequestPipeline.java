@@ -15,6 +15,7 @@ import io.spillway.demo.strategy.EngineStrategy;
 import io.spillway.demo.strategy.StrategyKind;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -122,7 +123,9 @@ public final class RequestPipeline {
    *
    * @param tier the tier the connection claims
    * @param client the connection's client handle
-   * @return the reply: the command's result, a {@code -BUSY} rejection, or an error
+   * @return the reply: the command's result, a {@code -BUSY} rejection, or an error. Cancelling it (the client's
+   *     connection closed) drops the request: if it is still queued, it is released as DROPPED when dispatched,
+   *     before any storage work, and it counts as {@link PipelineMetrics.Outcome#CLOSED}
    */
   public CompletableFuture<RespReply> submit(Tier tier, ClientHandle client, DataCommand command) {
     final ClassifiedRequest request = classify(tier, client, command);
@@ -131,8 +134,14 @@ public final class RequestPipeline {
     strategy.submit(request, decision, decision);
     final long remaining = request.deadlineNanos() - System.nanoTime();
     // also when already complete (rejected at once, or a fast read finished first): reply() counts the outcome
-    return result.orTimeout(Math.max(1, remaining), TimeUnit.NANOSECONDS)
-        .handle((reply, error) -> reply(request, decision.rejected, reply, error));
+    final CompletableFuture<RespReply> reply = result.orTimeout(Math.max(1, remaining), TimeUnit.NANOSECONDS)
+        .handle((r, error) -> reply(request, decision.rejected, r, error));
+    reply.whenComplete((r, error) -> {
+      if (error instanceof CancellationException && result.cancel(false)) {
+        metrics.finished(request.op(), PipelineMetrics.Outcome.CLOSED, request.arrivalNanos());
+      }
+    });
+    return reply;
   }
 
   /** Step 1: what the request is, who sent it, where it goes, by when. */
@@ -264,6 +273,9 @@ public final class RequestPipeline {
       return reply;
     }
     final Throwable cause = unwrap(error);
+    if (cause instanceof CancellationException) {
+      return RespReply.err("connection closed"); // nobody reads it; counted as CLOSED by submit
+    }
     if (cause instanceof TimeoutException) {
       metrics.finished(request.op(), PipelineMetrics.Outcome.TIMEOUT, request.arrivalNanos());
       return RespReply.err("timeout after " + TimeUnit.NANOSECONDS.toMillis(requestTimeoutNanos) + " ms"

@@ -17,6 +17,7 @@ import io.spillway.demo.resp.RespReply;
 import java.net.SocketAddress;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,7 +55,8 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
     final KeyOrder order;
     final Tier tier;
     final ClientHandle client;
-    boolean running;
+    /** The pipeline's reply once started; {@code null} while waiting. */
+    CompletableFuture<RespReply> reply;
 
     Pending(Slot slot, DataCommand command, Tier tier, ClientHandle client) {
       this.slot = slot;
@@ -144,7 +146,7 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
    */
   private boolean startIfFree(ChannelHandlerContext ctx, int index) {
     final Pending next = open.get(index);
-    if (next.running) {
+    if (next.reply != null) {
       return false;
     }
     for (int j = 0; j < index; j++) {
@@ -152,9 +154,9 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
         return false;
       }
     }
-    next.running = true;
     waiting--;
     final CompletableFuture<RespReply> reply = pipeline.submit(next.tier, next.client, next.command);
+    next.reply = reply;
     if (reply.isDone()) {
       finished(next, reply.join());
       return true;
@@ -230,9 +232,24 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
     super.userEventTriggered(ctx, evt);
   }
 
+  /**
+   * The client is gone: its waiting commands never start, and its started ones are cancelled, so that one still
+   * queued in the engine is dropped when dispatched instead of costing storage time for nobody (one already running
+   * finishes and releases its permit as usual).
+   */
   @Override
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-    pipeline.forget(session.unnamedClientId); // its requests still in flight finish and release as usual
+    closing = true;
+    final List<Pending> unfinished = new ArrayList<>(open);
+    open.clear();
+    slots.clear();
+    waiting = 0;
+    for (Pending p : unfinished) {
+      if (p.reply != null) {
+        p.reply.cancel(false);
+      }
+    }
+    pipeline.forget(session.unnamedClientId);
     super.channelInactive(ctx);
   }
 

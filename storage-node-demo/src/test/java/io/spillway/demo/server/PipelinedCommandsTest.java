@@ -7,6 +7,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.spillway.admission.EngineConfig;
+import io.spillway.admission.OpType;
 import io.spillway.admission.Outcome;
 import io.spillway.admission.Tier;
 import io.spillway.demo.admission.LagTargets;
@@ -27,21 +28,25 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * A connection's pipelined commands keep their order per key: a command waits for the earlier commands it shares a
- * key with where one of the two writes (a range scan shares every key), and for nothing else. Driven on an embedded
- * channel through the real handler and pipeline, with a strategy that holds every request until the test answers it.
+ * key with where one of the two writes (a range scan shares every key), and for nothing else; and a closed
+ * connection's commands cost no storage. Driven on an embedded channel through the real handler and pipeline, with
+ * a strategy that holds every request until the test answers it.
  */
-class PipelineKeyOrderTest {
+class PipelinedCommandsTest {
 
-  /** Holds each submitted request; the test rejects it, which answers it without storage. */
+  /** Holds each submitted request; the test rejects it, which answers it without storage, or admits it. */
   private static final class HoldEverything implements AdmissionStrategy {
     final List<String> submitted = new ArrayList<>();
     final List<Callback> callbacks = new ArrayList<>();
+    final CompletableFuture<Outcome> released = new CompletableFuture<>();
 
     @Override
     public void submit(RequestPipeline.ClassifiedRequest request, Executor executor, Callback callback) {
@@ -57,6 +62,7 @@ class PipelineKeyOrderTest {
 
     @Override
     public void release(long permit, Outcome outcome, long serviceNanos) {
+      released.complete(outcome);
     }
 
     @Override
@@ -74,13 +80,13 @@ class PipelineKeyOrderTest {
   private final NodeAdmission admission = new NodeAdmission("n1", EngineConfig.defaults(), 1, p -> null,
       LagTargets.DEFAULTS, Duration.ofSeconds(1));
   private final StorageExecutor storage = new StorageExecutor("n1-storage", 1, 8);
+  private final PipelineMetrics metrics = new PipelineMetrics(new SimpleMeterRegistry(), "n1", storage);
   private final EmbeddedChannel channel = new EmbeddedChannel();
 
-  PipelineKeyOrderTest() {
+  PipelinedCommandsTest() {
     final ShardMap shards = new ShardMap(1);
     final RequestPipeline pipeline = new RequestPipeline(new CommandExecutor(null, shards), storage, shards,
-        admission, Duration.ofSeconds(5), new PipelineMetrics(new SimpleMeterRegistry(), "n1", storage),
-        StorageCost.NONE, strategy);
+        admission, Duration.ofSeconds(5), metrics, StorageCost.NONE, strategy);
     final RespServerSettings settings = new RespServerSettings("127.0.0.1", 0, RespLimits.defaults(), 10,
         Duration.ofMinutes(1), Duration.ofSeconds(10), 128, Tier.T3);
     RespCodec.addTo(channel.pipeline(), settings.limits());
@@ -130,6 +136,21 @@ class PipelineKeyOrderTest {
   void readsNeverWaitForReads() {
     send("GET a\r\nGET a\r\nMGET a b\r\nRANGE - +\r\n");
     assertThat(strategy.submitted).containsExactly("Get a", "Get a", "MGet a", "Range *");
+  }
+
+  @Test
+  void aClosedConnectionsQueuedCommandIsDroppedWhenDispatchedAndItsWaitingOnesNeverStart() throws Exception {
+    send("SET a 1\r\nGET a\r\n");
+    assertThat(strategy.submitted).containsExactly("Set a");
+    channel.close();
+    channel.runPendingTasks();
+
+    strategy.callbacks.get(0).onAdmitted(7); // its turn comes after the close
+    assertThat(strategy.released.get(10, TimeUnit.SECONDS)).as("released before any storage work")
+        .isEqualTo(Outcome.DROPPED);
+    assertThat(metrics.count(OpType.WRITE, PipelineMetrics.Outcome.CLOSED)).isEqualTo(1);
+    assertThat(metrics.count(OpType.WRITE, PipelineMetrics.Outcome.ERROR)).isZero();
+    assertThat(strategy.submitted).as("GET a, waiting behind SET a, never starts").containsExactly("Set a");
   }
 
   private void send(String inline) {
