@@ -69,11 +69,10 @@ final class DemoMode implements Callable<Integer> {
    */
   static final double MAX_RATE_PER_CONNECTION = 20;
   /**
-   * Most writes per second one load connection is scheduled to send. Replies leave a connection in request order, so
-   * every reply behind a write waits out its latency (Raft replication: ~10 x a read's); and when the node still ran
-   * a connection's writes one at a time, at 5 x C the t1 writes' single connection (7 writes/s against ~200 ms
-   * writes) built a backlog of seconds in the client that the node never saw. A service sizes its connection pool
-   * to its slowest calls the same way.
+   * Most writes per second one load connection is scheduled to send. The node runs a connection's writes one at a
+   * time, in order (RespConnectionHandler, as Redis does), so a write connection serves one write per write latency:
+   * at 20 writes/s one connection fell behind as soon as a write took 50 ms, and at 5 x C the t1 writes' single
+   * connection (7 writes/s against ~200 ms writes) built a backlog of seconds in the client that the node never saw.
    */
   static final double MAX_WRITES_PER_CONNECTION = 2;
   /** Default storage cost (read, write, scan ms) and threads per node: capacity = threads / cost. */

@@ -10,8 +10,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The demo's connections: every flow keeps its rate, and no connection is scheduled past what it can carry. Replies
- * leave a connection in order, so every reply behind a write waits for it, and a write connection gets at most
+ * The demo's connections: every flow keeps its rate, and no connection is scheduled past what it can carry. A node
+ * runs a connection's writes one at a time, so a write connection gets at most
  * {@link DemoMode#MAX_WRITES_PER_CONNECTION} writes a second: at 5 x C the t1 writes went over one connection at
  * 7 a second, against ~200 ms writes, and waited seconds in the client.
  */

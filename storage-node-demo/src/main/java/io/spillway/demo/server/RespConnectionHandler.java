@@ -5,6 +5,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.spillway.admission.ClientHandle;
+import io.spillway.admission.OpType;
 import io.spillway.admission.Tier;
 import io.spillway.demo.admission.NodeAdmission;
 import io.spillway.demo.command.CommandException;
@@ -29,9 +30,9 @@ import org.slf4j.LoggerFactory;
  * RESP clients pipeline requests and expect replies in request order, while data commands finish in any order:
  * each request takes a slot in a FIFO and replies leave only from its head.
  *
- * <p>Pipelined data commands keep their program order per key ({@link KeyOrder}): a command starts once every
- * earlier command of the connection that shares a key with it, where one of the two writes, has finished (a range
- * scan shares every key); commands on different keys run concurrently. A command's tier and client name are taken when
+ * <p>Pipelined data commands keep their program order where it is observable, as Redis's one-at-a-time execution
+ * does: a write starts only when every earlier command of the connection has finished, and a read or scan only when
+ * every earlier write has; reads between writes run concurrently. A command's tier and client name are taken when
  * it arrives, so a {@code SPILLWAY.TIER} between pipelined commands applies from that point on. The client's
  * admission handle is looked up once per {@code CLIENT SETNAME} and cached on the session; a connection without a
  * name is a client of its own ({@link NodeAdmission#unnamedClientId}), forgotten when the connection closes.
@@ -52,7 +53,7 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
   private static final class Pending {
     final Slot slot;
     final DataCommand command;
-    final KeyOrder order;
+    final boolean write;
     final Tier tier;
     final ClientHandle client;
     /** The pipeline's reply once started; {@code null} while waiting. */
@@ -61,7 +62,7 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
     Pending(Slot slot, DataCommand command, Tier tier, ClientHandle client) {
       this.slot = slot;
       this.command = command;
-      this.order = KeyOrder.of(command);
+      this.write = command.opType() == OpType.WRITE;
       this.tier = tier;
       this.client = client;
     }
@@ -140,7 +141,8 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
   }
 
   /**
-   * Starts the command at {@code index} if it waits and conflicts with no earlier unfinished command.
+   * Starts the command at {@code index} if it waits and may run beside every earlier unfinished command: a write
+   * only when there is none, a read when none of them writes.
    *
    * @return whether it started and finished at once (it has left {@link #open}: {@code index} now holds the next)
    */
@@ -150,7 +152,7 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
       return false;
     }
     for (int j = 0; j < index; j++) {
-      if (next.order.mustFollow(open.get(j).order)) {
+      if (next.write || open.get(j).write) {
         return false;
       }
     }
