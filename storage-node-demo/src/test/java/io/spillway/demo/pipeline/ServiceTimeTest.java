@@ -4,19 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.spillway.admission.EngineConfig;
-import io.spillway.admission.Outcome;
 import io.spillway.admission.Tier;
 import io.spillway.demo.admission.LagTargets;
 import io.spillway.demo.admission.NodeAdmission;
 import io.spillway.demo.cluster.ShardMap;
 import io.spillway.demo.command.DataCommand;
-import io.spillway.demo.strategy.AdmissionStrategy;
-import io.spillway.demo.strategy.StrategyKind;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
@@ -30,41 +25,9 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(30)
 class ServiceTimeTest {
 
-  /** Queues every request and dispatches it when told, on the executor it was given, as the engine does. */
-  private static final class QueueThenDispatch implements AdmissionStrategy {
-    Executor executor;
-    Callback callback;
-    final CompletableFuture<Long> released = new CompletableFuture<>();
-
-    @Override
-    public void submit(RequestPipeline.ClassifiedRequest request, Executor executor, Callback callback) {
-      this.executor = executor;
-      this.callback = callback;
-    }
-
-    void dispatch() {
-      executor.execute(() -> callback.onAdmitted(7));
-    }
-
-    @Override
-    public void release(long permit, Outcome outcome, long serviceNanos) {
-      released.complete(serviceNanos);
-    }
-
-    @Override
-    public long pending() {
-      return 0;
-    }
-
-    @Override
-    public StrategyKind kind() {
-      return StrategyKind.SPILLWAY;
-    }
-  }
-
   @Test
   void aQueuedRequestsServiceTimeIncludesItsWaitInTheStorageQueue() throws Exception {
-    final QueueThenDispatch strategy = new QueueThenDispatch();
+    final HeldRequests strategy = new HeldRequests();
     try (NodeAdmission admission = new NodeAdmission("n1", EngineConfig.defaults(), 1, p -> null, LagTargets.DEFAULTS,
         Duration.ofSeconds(1));
         StorageExecutor storage = new StorageExecutor("n1-storage", 1, 8)) {
@@ -76,7 +39,7 @@ class ServiceTimeTest {
       storage.execute(() -> awaitQuietly(busy)); // the only storage thread is taken
 
       pipeline.submit(Tier.T1, pipeline.client("some-service"), new DataCommand.Get(bytes("k")));
-      strategy.dispatch(); // the permit is granted now; the request waits behind the busy thread
+      strategy.admit(0); // the permit is granted now; the request waits behind the busy thread
       final long handedOver = System.nanoTime();
       final long waitNanos = TimeUnit.MILLISECONDS.toNanos(50);
       while (System.nanoTime() - handedOver < waitNanos) {
@@ -84,7 +47,7 @@ class ServiceTimeTest {
       }
       busy.countDown();
 
-      final long serviceNanos = strategy.released.get(10, TimeUnit.SECONDS);
+      final long serviceNanos = strategy.releasedServiceNanos.get(10, TimeUnit.SECONDS);
       assertThat(serviceNanos).as("the 50 ms the request waited for a storage thread with its permit")
           .isGreaterThanOrEqualTo(waitNanos);
     }

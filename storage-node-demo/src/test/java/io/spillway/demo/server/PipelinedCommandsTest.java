@@ -15,21 +15,17 @@ import io.spillway.demo.admission.NodeAdmission;
 import io.spillway.demo.cluster.ShardMap;
 import io.spillway.demo.command.DataCommandParser;
 import io.spillway.demo.pipeline.CommandExecutor;
+import io.spillway.demo.pipeline.HeldRequests;
 import io.spillway.demo.pipeline.PipelineMetrics;
 import io.spillway.demo.pipeline.RequestPipeline;
 import io.spillway.demo.pipeline.StorageCost;
 import io.spillway.demo.pipeline.StorageExecutor;
 import io.spillway.demo.resp.RespCodec;
 import io.spillway.demo.resp.RespLimits;
-import io.spillway.demo.strategy.AdmissionStrategy;
-import io.spillway.demo.strategy.StrategyKind;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -41,41 +37,7 @@ import org.junit.jupiter.api.Test;
  */
 class PipelinedCommandsTest {
 
-  /** Holds each submitted request; the test rejects it, which answers it without storage, or admits it. */
-  private static final class HoldEverything implements AdmissionStrategy {
-    final List<String> submitted = new ArrayList<>();
-    final List<Callback> callbacks = new ArrayList<>();
-    final CompletableFuture<Outcome> released = new CompletableFuture<>();
-
-    @Override
-    public void submit(RequestPipeline.ClassifiedRequest request, Executor executor, Callback callback) {
-      submitted.add(request.command().getClass().getSimpleName() + " "
-          + (request.command().keys().isEmpty() ? "*" : new String(request.command().keys().get(0),
-              StandardCharsets.UTF_8)));
-      callbacks.add(callback);
-    }
-
-    void answer(int index) {
-      callbacks.get(index).onRejected("SHED_TIER", 1_000_000L);
-    }
-
-    @Override
-    public void release(long permit, Outcome outcome, long serviceNanos) {
-      released.complete(outcome);
-    }
-
-    @Override
-    public long pending() {
-      return 0;
-    }
-
-    @Override
-    public StrategyKind kind() {
-      return StrategyKind.SPILLWAY;
-    }
-  }
-
-  private final HoldEverything strategy = new HoldEverything();
+  private final HeldRequests strategy = new HeldRequests();
   private final NodeAdmission admission = new NodeAdmission("n1", EngineConfig.defaults(), 1, p -> null,
       LagTargets.DEFAULTS, Duration.ofSeconds(1));
   private final StorageExecutor storage = new StorageExecutor("n1-storage", 1, 8);
@@ -103,23 +65,23 @@ class PipelinedCommandsTest {
   @Test
   void aWriteWaitsForEveryEarlierCommandAndAReadForEveryEarlierWrite() {
     send("SET a 1\r\nGET b\r\nRANGE - +\r\nSET b 2\r\nGET c\r\n");
-    assertThat(strategy.submitted).as("everything behind the first write waits").containsExactly("Set a");
+    assertThat(submitted()).as("everything behind the first write waits").containsExactly("Set a");
 
-    strategy.answer(0); // SET a
+    answer(0); // SET a
     channel.runPendingTasks();
-    assertThat(strategy.submitted).as("the reads between two writes run together; SET b waits for them")
+    assertThat(submitted()).as("the reads between two writes run together; SET b waits for them")
         .containsExactly("Set a", "Get b", "Range *");
 
-    strategy.answer(1); // GET b
+    answer(1); // GET b
     channel.runPendingTasks();
-    assertThat(strategy.submitted).as("SET b still waits for the scan").hasSize(3);
-    strategy.answer(2); // RANGE
+    assertThat(submitted()).as("SET b still waits for the scan").hasSize(3);
+    answer(2); // RANGE
     channel.runPendingTasks();
-    assertThat(strategy.submitted).endsWith("Set b");
+    assertThat(submitted()).endsWith("Set b");
 
-    strategy.answer(3); // SET b
+    answer(3); // SET b
     channel.runPendingTasks();
-    assertThat(strategy.submitted).endsWith("Get c");
+    assertThat(submitted()).endsWith("Get c");
     final String[] replies = replies().split("\r\n");
     assertThat(replies).as("four answered, in request order").hasSize(4)
         .allMatch(r -> r.startsWith("-BUSY SHED_TIER"));
@@ -128,22 +90,33 @@ class PipelinedCommandsTest {
   @Test
   void readsNeverWaitForReads() {
     send("GET a\r\nGET a\r\nMGET a b\r\nRANGE - +\r\n");
-    assertThat(strategy.submitted).containsExactly("Get a", "Get a", "MGet a", "Range *");
+    assertThat(submitted()).containsExactly("Get a", "Get a", "MGet a", "Range *");
   }
 
   @Test
   void aClosedConnectionsQueuedCommandIsDroppedWhenDispatchedAndItsWaitingOnesNeverStart() throws Exception {
     send("SET a 1\r\nGET a\r\n");
-    assertThat(strategy.submitted).containsExactly("Set a");
+    assertThat(submitted()).containsExactly("Set a");
     channel.close();
     channel.runPendingTasks();
 
-    strategy.callbacks.get(0).onAdmitted(7); // its turn comes after the close
+    strategy.admit(0); // its turn comes after the close
     assertThat(strategy.released.get(10, TimeUnit.SECONDS)).as("released before any storage work")
         .isEqualTo(Outcome.DROPPED);
     assertThat(metrics.count(OpType.WRITE, PipelineMetrics.Outcome.CLOSED)).isEqualTo(1);
     assertThat(metrics.count(OpType.WRITE, PipelineMetrics.Outcome.ERROR)).isZero();
-    assertThat(strategy.submitted).as("GET a, waiting behind SET a, never starts").containsExactly("Set a");
+    assertThat(submitted()).as("GET a, waiting behind SET a, never starts").containsExactly("Set a");
+  }
+
+  /** Each held request as its command and first key, in submission order. */
+  private List<String> submitted() {
+    return strategy.requests().stream().map(r -> r.command().getClass().getSimpleName() + " "
+        + (r.command().keys().isEmpty() ? "*" : new String(r.command().keys().get(0), StandardCharsets.UTF_8)))
+        .toList();
+  }
+
+  private void answer(int index) {
+    strategy.reject(index, "SHED_TIER");
   }
 
   private void send(String inline) {
