@@ -273,6 +273,10 @@ public final class ControlLoop {
       double p90 = latency.lastSmoothedP90Nanos(i);
       OpType op = OpType.ofOrdinal(i);
       tickCompletions[i] = latency.lastSample(i).count();
+      if (tickCompletions[i] > 0) {
+        lastCompletionNanos[i] = now;
+        recentP50Nanos[i] = latency.lastSample(i).p50Nanos();
+      }
       if (lowLoad) {
         long before = baselines[i].values();
         baselines[i].observe(latency.lastSample(i), now);
@@ -478,14 +482,10 @@ public final class ControlLoop {
     long[] initial = settings.config.queuesInitialServiceTimeNanos;
     long[] fastest = new long[serviceNanos.length];
     for (int i = 0; i < fastest.length; i++) {
-      if (tickCompletions[i] > 0) {
-        lastCompletionNanos[i] = now;
-        recentP50Nanos[i] = latency.lastSample(i).p50Nanos();
-      }
       boolean fresh = lastCompletionNanos[i] != Long.MIN_VALUE && now - lastCompletionNanos[i] <= FRESH_SERVICE_NANOS;
-      long floor = Double.isNaN(noLoadNanos[i]) ? initial[i] : (long) noLoadNanos[i];
-      fastest[i] = fresh ? Math.min(Math.min(serviceNanos[i], floor), recentP50Nanos[i])
-          : Math.min(serviceNanos[i], initial[i]);
+      long noLoad = Double.isNaN(noLoadNanos[i]) ? initial[i] : (long) noLoadNanos[i];
+      long bound = fresh ? Math.min(noLoad, recentP50Nanos[i]) : initial[i];
+      fastest[i] = Math.min(serviceNanos[i], bound);
     }
     return fastest;
   }

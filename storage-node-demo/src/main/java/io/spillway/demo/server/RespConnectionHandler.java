@@ -49,23 +49,8 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
     boolean closeAfter;
   }
 
-  /** A parsed data command, waiting for the earlier commands it must follow or running, until it finishes. */
-  private static final class Pending {
-    final Slot slot;
-    final DataCommand command;
-    final boolean write;
-    final Tier tier;
-    final ClientHandle client;
-    /** The pipeline's reply once started; {@code null} while waiting. */
-    CompletableFuture<RespReply> reply;
-
-    Pending(Slot slot, DataCommand command, Tier tier, ClientHandle client) {
-      this.slot = slot;
-      this.command = command;
-      this.write = command.opType() == OpType.WRITE;
-      this.tier = tier;
-      this.client = client;
-    }
+  /** A parsed data command waiting for the commands it must follow. */
+  private record Pending(Slot slot, DataCommand command, Tier tier, ClientHandle client) {
   }
 
   private final RequestPipeline pipeline;
@@ -74,9 +59,12 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
   private final int maxPipelined;
   private final Session session;
   private final ArrayDeque<Slot> slots = new ArrayDeque<>();
-  /** Unfinished data commands in the order they arrived; {@code size()} is what {@code maxPipelined} bounds. */
-  private final ArrayList<Pending> open = new ArrayList<>();
-  private int waiting;
+  private final ArrayDeque<Pending> waiting = new ArrayDeque<>();
+  /** The replies of the started, unfinished commands: cancelled if the connection closes. */
+  private final List<CompletableFuture<RespReply>> started = new ArrayList<>();
+  private int inflight;
+  private int runningReads;
+  private int runningWrites;
   private boolean closing;
 
   RespConnectionHandler(RequestPipeline pipeline, DataCommandParser parser, SessionCommands sessionCommands,
@@ -116,9 +104,9 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
         if (session.client == null) {
           session.client = pipeline.client(session.clientId()); // registered once per name, cached here
         }
-        open.add(new Pending(slot, parsed, session.tier, session.client));
-        waiting++;
-        startIfFree(ctx, open.size() - 1); // a new command frees no earlier one
+        waiting.add(new Pending(slot, parsed, session.tier, session.client));
+        inflight++;
+        startReady(ctx);
         updateAutoRead(ctx);
       } catch (CommandException e) {
         slot.reply = e.reply();
@@ -131,50 +119,44 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
     }
   }
 
-  /** Starts every waiting command that no earlier unfinished command holds back. */
+  /** Starts waiting commands, in order, as long as the head may run next to what is running. */
   private void startReady(ChannelHandlerContext ctx) {
-    for (int i = 0; i < open.size() && waiting > 0; ) {
-      if (!startIfFree(ctx, i)) {
-        i++;
+    while (!waiting.isEmpty()) {
+      final Pending next = waiting.peek();
+      final boolean write = next.command().opType() == OpType.WRITE;
+      if (runningWrites > 0 || (write && runningReads > 0)) {
+        return;
+      }
+      waiting.poll();
+      if (write) {
+        runningWrites++;
+      } else {
+        runningReads++;
+      }
+      final CompletableFuture<RespReply> reply = pipeline.submit(next.tier(), next.client(), next.command());
+      if (reply.isDone()) {
+        finished(next, write, reply.join());
+      } else {
+        started.add(reply);
+        reply.whenComplete((r, e) -> ctx.executor().execute(() -> {
+          started.remove(reply);
+          finished(next, write, e == null ? r : RespReply.err("internal error: " + e.getMessage()));
+          startReady(ctx);
+          drain(ctx);
+          updateAutoRead(ctx);
+        }));
       }
     }
   }
 
-  /**
-   * Starts the command at {@code index} if it waits and may run beside every earlier unfinished command: a write
-   * only when there is none, a read when none of them writes.
-   *
-   * @return whether it started and finished at once (it has left {@link #open}: {@code index} now holds the next)
-   */
-  private boolean startIfFree(ChannelHandlerContext ctx, int index) {
-    final Pending next = open.get(index);
-    if (next.reply != null) {
-      return false;
+  private void finished(Pending pending, boolean write, RespReply reply) {
+    if (write) {
+      runningWrites--;
+    } else {
+      runningReads--;
     }
-    for (int j = 0; j < index; j++) {
-      if (next.write || open.get(j).write) {
-        return false;
-      }
-    }
-    waiting--;
-    final CompletableFuture<RespReply> reply = pipeline.submit(next.tier, next.client, next.command);
-    next.reply = reply;
-    if (reply.isDone()) {
-      finished(next, reply.join());
-      return true;
-    }
-    reply.whenComplete((r, e) -> ctx.executor().execute(() -> {
-      finished(next, e == null ? r : RespReply.err("internal error: " + e.getMessage()));
-      startReady(ctx);
-      drain(ctx);
-      updateAutoRead(ctx);
-    }));
-    return false;
-  }
-
-  private void finished(Pending pending, RespReply reply) {
-    open.remove(pending);
-    pending.slot.reply = reply;
+    inflight--;
+    pending.slot().reply = reply;
   }
 
   private static String unknownCommand(RespCommand command) {
@@ -213,7 +195,7 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
 
   private void updateAutoRead(ChannelHandlerContext ctx) {
     if (!closing) {
-      ctx.channel().config().setAutoRead(open.size() < maxPipelined && ctx.channel().isWritable());
+      ctx.channel().config().setAutoRead(inflight < maxPipelined && ctx.channel().isWritable());
     }
   }
 
@@ -242,14 +224,10 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
     closing = true;
-    final List<Pending> unfinished = new ArrayList<>(open);
-    open.clear();
+    waiting.clear();
     slots.clear();
-    waiting = 0;
-    for (Pending p : unfinished) {
-      if (p.reply != null) {
-        p.reply.cancel(false);
-      }
+    for (CompletableFuture<RespReply> reply : List.copyOf(started)) {
+      reply.cancel(false); // its completion task runs later on this event loop and finds nothing left to do
     }
     pipeline.forget(session.unnamedClientId);
     super.channelInactive(ctx);
