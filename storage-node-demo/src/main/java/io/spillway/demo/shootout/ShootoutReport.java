@@ -64,6 +64,9 @@ final class ShootoutReport {
     m.put("seconds_to_goodput", r.secondsToGoodput());
     m.put("seconds_to_recover", r.secondsToRecover());
     m.put("failed_by", r.failedBy());
+    final Map<String, Object> byTier = new LinkedHashMap<>();
+    r.failedByTier().forEach((t, reasons) -> byTier.put(TierNames.wireName(t), reasons));
+    m.put("failed_by_tier", byTier);
     m.put("goodput_series", r.goodputSeries());
     m.put("t1_p99_series_ms", r.t1P99Series());
     m.put("heap_series_mib", r.heapSeries());
@@ -100,10 +103,14 @@ final class ShootoutReport {
     }
     b.append("\nSuccess per tier: calls that succeeded over calls finished during the overload (a call is one "
         + "request with up to 3 attempts). Latency of successful calls from the first attempt's intended send.\n");
-    b.append("\nCalls failed for good over the whole run, by the last attempt's outcome:\n\n");
+    b.append("\nCalls failed for good over the whole run, by the last attempt's outcome (all tiers; t0 and t1):\n\n");
     for (StrategyResult r : results) {
-      b.append("- ").append(r.strategy()).append(": ").append(r.failedBy().isEmpty() ? "none" : r.failedBy())
-          .append('\n');
+      b.append("- ").append(r.strategy()).append(": ").append(r.failedBy().isEmpty() ? "none" : r.failedBy());
+      for (Tier t : List.of(Tier.T0, Tier.T1)) {
+        final Map<String, Long> reasons = r.failedByTier().get(t);
+        b.append("; ").append(TierNames.wireName(t)).append(' ').append(reasons == null ? "none" : reasons);
+      }
+      b.append('\n');
     }
     return b.toString();
   }

@@ -30,7 +30,7 @@ import org.HdrHistogram.Histogram;
  *     second reaches C while it drains the quiet phase's backlog, whatever happens next
  * @param secondsToRecover seconds from the step down until a second's t1 p99 is back within 1.5 × its value before
  *     the overload; -1: never
- * @param failedBy per reason, the calls that failed for good over the run
+ * @param failedByTier per tier and reason, the calls that failed for good over the run
  * @param goodputSeries successful calls per second, each second
  * @param t1P99Series t1 p99 each second, ms (0 when no t1 call succeeded that second)
  * @param heapSeries most heap used each second, MiB
@@ -40,7 +40,7 @@ public record StrategyResult(String strategy, double goodputOverload, double off
     Map<Tier, Double> successOverload,
     Map<Tier, Double> successRun, double t1P50OverloadMs, double t1P99OverloadMs, double t1P99BeforeMs,
     double peakHeapMb, long peakPending, int peakThreads, int secondsToGoodput, int secondsToRecover,
-    Map<String, Long> failedBy, List<Double> goodputSeries, List<Double> t1P99Series, List<Double> heapSeries,
+    Map<Tier, Map<String, Long>> failedByTier, List<Double> goodputSeries, List<Double> t1P99Series, List<Double> heapSeries,
     List<Long> pendingSeries) {
 
   private static final double MB = 1024.0 * 1024.0;
@@ -107,7 +107,7 @@ public record StrategyResult(String strategy, double goodputOverload, double off
         attemptsOverload / Math.max(1.0, down - up), success(atUp, atDown),
         success(null, last), t1Overload.getTotalCount() == 0 ? 0 : t1Overload.getValueAtPercentile(50) / 1e6,
         t1Overload.getTotalCount() == 0 ? 0 : t1Overload.getValueAtPercentile(99) / 1e6, beforeP99, peakHeap,
-        peakPending, peakThreads, toGoodput, toRecover, failedBy(last), goodput, t1p99, heap, pending);
+        peakPending, peakThreads, toGoodput, toRecover, failedByTier(last), goodput, t1p99, heap, pending);
   }
 
   private static double mean(List<Double> values, int from, int to) {
@@ -137,10 +137,21 @@ public record StrategyResult(String strategy, double goodputOverload, double off
     return m;
   }
 
-  private static Map<String, Long> failedBy(Second last) {
+  /** Per reason, the calls of every tier that failed for good over the run. */
+  public Map<String, Long> failedBy() {
     final Map<String, Long> m = new TreeMap<>();
+    failedByTier.values().forEach(byReason -> byReason.forEach((r, n) -> m.merge(r, n, Long::sum)));
+    return m;
+  }
+
+  private static Map<Tier, Map<String, Long>> failedByTier(Second last) {
+    final Map<Tier, Map<String, Long>> m = new EnumMap<>(Tier.class);
     if (last != null) {
-      last.tiers().values().forEach(t -> t.failedBy().forEach((r, n) -> m.merge(r, n, Long::sum)));
+      last.tiers().forEach((tier, t) -> {
+        if (!t.failedBy().isEmpty()) {
+          m.put(tier, new TreeMap<>(t.failedBy()));
+        }
+      });
     }
     return m;
   }

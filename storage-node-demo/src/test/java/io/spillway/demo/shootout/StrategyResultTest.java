@@ -44,6 +44,8 @@ class StrategyResultTest {
     assertThat(r.peakPending()).isEqualTo(40);
     assertThat(r.peakThreads()).isEqualTo(54);
     assertThat(r.failedBy()).containsEntry("SHED_TIER", 60L);
+    assertThat(r.failedByTier()).containsOnlyKeys(Tier.T1);
+    assertThat(r.failedByTier().get(Tier.T1)).containsExactly(Map.entry("SHED_TIER", 60L));
     assertThat(r.secondsToRecover()).isEqualTo(-1); // no baseline p99 after the 2 s warm-up: never within 1.5 x 0
   }
 
