@@ -119,22 +119,40 @@ public final class RequestPipeline {
   }
 
   /**
+   * Classifies, decides and schedules a data command that arrived now. Called on the event loop; never blocks.
+   *
+   * @see #submit(Tier, ClientHandle, DataCommand, long)
+   */
+  public CompletableFuture<RespReply> submit(Tier tier, ClientHandle client, DataCommand command) {
+    return submit(tier, client, command, System.nanoTime());
+  }
+
+  /**
    * Classifies, decides and schedules a data command. Called on the event loop; never blocks.
+   *
+   * <p>The deadline runs from the command's arrival on its connection, not from this call: a command that waited
+   * behind earlier commands of its connection (program order) has that much less time left, and one whose deadline
+   * passed meanwhile is answered with the timeout error at once, with neither admission nor storage work. Its
+   * caller has given up; serving it would only hold back the connection's later commands.
    *
    * @param tier the tier the connection claims
    * @param client the connection's client handle
+   * @param arrivalNanos {@link System#nanoTime()} when the command was decoded
    * @return the reply: the command's result, a {@code -BUSY} rejection, or an error. Cancelling it (the client's
    *     connection closed) drops the request: if it is still queued, it is released as DROPPED when dispatched,
    *     before any storage work, and it counts as {@link PipelineMetrics.Outcome#CLOSED}
    */
-  public CompletableFuture<RespReply> submit(Tier tier, ClientHandle client, DataCommand command) {
-    final ClassifiedRequest request = classify(tier, client, command);
+  public CompletableFuture<RespReply> submit(Tier tier, ClientHandle client, DataCommand command, long arrivalNanos) {
+    final ClassifiedRequest request = classify(tier, client, command, arrivalNanos);
     final CompletableFuture<RespReply> result = new CompletableFuture<>();
     final Decision decision = new Decision(request, result);
-    strategy.submit(request, decision, decision);
     final long remaining = request.deadlineNanos() - System.nanoTime();
+    if (remaining <= 0) {
+      return CompletableFuture.completedFuture(reply(request, false, null, new TimeoutException()));
+    }
+    strategy.submit(request, decision, decision);
     // also when already complete (rejected at once, or a fast read finished first): reply() counts the outcome
-    final CompletableFuture<RespReply> reply = result.orTimeout(Math.max(1, remaining), TimeUnit.NANOSECONDS)
+    final CompletableFuture<RespReply> reply = result.orTimeout(remaining, TimeUnit.NANOSECONDS)
         .handle((r, error) -> reply(request, decision.rejected, r, error));
     reply.whenComplete((r, error) -> {
       if (error instanceof CancellationException && result.cancel(false)) {
@@ -145,10 +163,9 @@ public final class RequestPipeline {
   }
 
   /** Step 1: what the request is, who sent it, where it goes, by when. */
-  ClassifiedRequest classify(Tier tier, ClientHandle client, DataCommand command) {
-    final long now = System.nanoTime();
+  ClassifiedRequest classify(Tier tier, ClientHandle client, DataCommand command, long arrivalNanos) {
     return new ClassifiedRequest(command.opType(), client.effectiveTier(tier), client,
-        partitionOf(command), command, now, now + requestTimeoutNanos);
+        partitionOf(command), command, arrivalNanos, arrivalNanos + requestTimeoutNanos);
   }
 
   private int partitionOf(DataCommand command) {

@@ -32,7 +32,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Pipelined data commands keep their program order where it is observable, as Redis's one-at-a-time execution
  * does: a write starts only when every earlier command of the connection has finished, and a read or scan only when
- * every earlier write has; reads between writes run concurrently. A command's tier and client name are taken when
+ * every earlier write has; reads between writes run concurrently. A command's deadline runs from its arrival, so
+ * one whose caller gave up while it waited in that order is answered with the timeout error at once instead of
+ * being served for nobody (and holding back the commands behind it). A command's tier and client name are taken when
  * it arrives, so a {@code SPILLWAY.TIER} between pipelined commands applies from that point on. The client's
  * admission handle is looked up once per {@code CLIENT SETNAME} and cached on the session; a connection without a
  * name is a client of its own ({@link NodeAdmission#unnamedClientId}), forgotten when the connection closes.
@@ -49,8 +51,8 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
     boolean closeAfter;
   }
 
-  /** A parsed data command waiting for the commands it must follow. */
-  private record Pending(Slot slot, DataCommand command, Tier tier, ClientHandle client) {
+  /** A parsed data command waiting for the commands it must follow; its deadline runs from its arrival. */
+  private record Pending(Slot slot, DataCommand command, Tier tier, ClientHandle client, long arrivalNanos) {
   }
 
   private final RequestPipeline pipeline;
@@ -104,7 +106,7 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
         if (session.client == null) {
           session.client = pipeline.client(session.clientId()); // registered once per name, cached here
         }
-        waiting.add(new Pending(slot, parsed, session.tier, session.client));
+        waiting.add(new Pending(slot, parsed, session.tier, session.client, System.nanoTime()));
         inflight++;
         startReady(ctx);
         updateAutoRead(ctx);
@@ -133,7 +135,8 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
       } else {
         runningReads++;
       }
-      final CompletableFuture<RespReply> reply = pipeline.submit(next.tier(), next.client(), next.command());
+      final CompletableFuture<RespReply> reply = pipeline.submit(next.tier(), next.client(), next.command(),
+          next.arrivalNanos());
       if (reply.isDone()) {
         finished(next, write, reply.join());
       } else {

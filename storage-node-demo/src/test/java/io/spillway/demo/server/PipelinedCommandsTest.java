@@ -13,6 +13,7 @@ import io.spillway.admission.Tier;
 import io.spillway.demo.admission.LagTargets;
 import io.spillway.demo.admission.NodeAdmission;
 import io.spillway.demo.cluster.ShardMap;
+import io.spillway.demo.command.DataCommand;
 import io.spillway.demo.command.DataCommandParser;
 import io.spillway.demo.pipeline.CommandExecutor;
 import io.spillway.demo.pipeline.HeldRequests;
@@ -22,6 +23,7 @@ import io.spillway.demo.pipeline.StorageCost;
 import io.spillway.demo.pipeline.StorageExecutor;
 import io.spillway.demo.resp.RespCodec;
 import io.spillway.demo.resp.RespLimits;
+import io.spillway.demo.resp.RespReply;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -32,7 +34,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A connection's pipelined commands keep their program order where it is observable (a write waits for every earlier
- * command, a read for every earlier write, reads run together), and a closed connection's commands cost no storage. Driven on an embedded channel through the real handler and pipeline, with
+ * command, a read for every earlier write, reads run together), a command's deadline runs from its arrival, and a
+ * closed connection's commands cost no storage. Driven on an embedded channel through the real handler and pipeline, with
  * a strategy that holds every request until the test answers it.
  */
 class PipelinedCommandsTest {
@@ -43,10 +46,11 @@ class PipelinedCommandsTest {
   private final StorageExecutor storage = new StorageExecutor("n1-storage", 1, 8);
   private final PipelineMetrics metrics = new PipelineMetrics(new SimpleMeterRegistry(), "n1", storage);
   private final EmbeddedChannel channel = new EmbeddedChannel();
+  private final RequestPipeline pipeline;
 
   PipelinedCommandsTest() {
     final ShardMap shards = new ShardMap(1);
-    final RequestPipeline pipeline = new RequestPipeline(new CommandExecutor(null, shards), storage, shards,
+    pipeline = new RequestPipeline(new CommandExecutor(null, shards), storage, shards,
         admission, Duration.ofSeconds(5), metrics, StorageCost.NONE, strategy);
     final RespServerSettings settings = new RespServerSettings("127.0.0.1", 0, RespLimits.defaults(), 10,
         Duration.ofMinutes(1), Duration.ofSeconds(10), 128, Tier.T3);
@@ -106,6 +110,31 @@ class PipelinedCommandsTest {
     assertThat(metrics.count(OpType.WRITE, PipelineMetrics.Outcome.CLOSED)).isEqualTo(1);
     assertThat(metrics.count(OpType.WRITE, PipelineMetrics.Outcome.ERROR)).isZero();
     assertThat(submitted()).as("GET a, waiting behind SET a, never starts").containsExactly("Set a");
+  }
+
+  @Test
+  void aCommandsDeadlineRunsFromItsArrivalNotFromTheEndOfItsWait() {
+    send("SET a 1\r\nGET b\r\n");
+    final long beforeTheWriteFinished = System.nanoTime();
+    answer(0);
+    channel.runPendingTasks();
+    assertThat(submitted()).containsExactly("Set a", "Get b");
+    final RequestPipeline.ClassifiedRequest read = strategy.requests().get(1);
+    assertThat(read.arrivalNanos()).as("stamped when it arrived, behind the write")
+        .isLessThanOrEqualTo(beforeTheWriteFinished);
+    assertThat(read.deadlineNanos() - read.arrivalNanos()).isEqualTo(TimeUnit.SECONDS.toNanos(5));
+  }
+
+  @Test
+  void aCommandWhoseDeadlinePassedWhileItWaitedIsAnsweredAtOnceWithoutAdmissionOrStorage() {
+    final RespReply reply = pipeline.submit(Tier.T1, pipeline.client("some-service"),
+        new DataCommand.Get("k".getBytes(StandardCharsets.UTF_8)), System.nanoTime() - TimeUnit.SECONDS.toNanos(6))
+        .getNow(null);
+    assertThat(reply).as("answered at once").isNotNull();
+    assertThat(reply).isInstanceOf(RespReply.Error.class);
+    assertThat(((RespReply.Error) reply).text()).contains("timeout after 5000 ms");
+    assertThat(strategy.requests()).as("never reached the admission strategy").isEmpty();
+    assertThat(metrics.count(OpType.READ, PipelineMetrics.Outcome.TIMEOUT)).isEqualTo(1);
   }
 
   /** Each held request as its command and first key, in submission order. */
