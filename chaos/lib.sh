@@ -160,6 +160,17 @@ resp_targets() {
   echo "$out"
 }
 
+# connections_for RATE READ_RATIO [TIERS]: how many load connections carry RATE requests/s at READ_RATIO reads with
+# at most one write a second each, rounded up to a multiple of TIERS (default 1). A node runs a connection's writes
+# one at a time and a read after every earlier write (RESP program order), and a write through Raft takes 0.3-0.6 s
+# on the 3-process cluster of a 2-core host: a connection carrying more writes than that backs up, and its commands
+# time out at the node's deadline, which runs from their arrival on the connection.
+connections_for() {
+  awk -v r="$1" -v rr="$2" -v t="${3:-1}" 'BEGIN {
+    n = r * (1 - rr); n = (n == int(n)) ? n : int(n) + 1; if (n < t) n = t
+    n = (n % t == 0) ? n : n + t - n % t; print n }'
+}
+
 # load NAME [load options...]: the load generator in the background with ledger NAME.ledger and NAME.csv.
 load_bg() {
   local name="$1"; shift
