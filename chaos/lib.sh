@@ -108,11 +108,11 @@ start_cluster() {
   warm_cluster
 }
 
-# warm_cluster: ${CHAOS_WARMUP:-6} s of light reads and writes on every node (no ledger, not measured) before a
+# warm_cluster: ${CHAOS_WARMUP} s (default 6, 4 in quick mode) of light reads and writes on every node (no ledger, not measured) before a
 # scenario's own load: three JVMs that have just started compile and load classes on the same two cores, and a cold
 # cluster's first writes took 1-3 s on such a host, which a scenario would otherwise read as its fault's doing.
 warm_cluster() {
-  local secs="${CHAOS_WARMUP:-6}"
+  local secs="${CHAOS_WARMUP:-$(phase 6 4)}"
   (( secs > 0 )) || return 0
   java -Xmx128m -jar "$JAR" load --targets "$(resp_targets 1 2 3)" --rate 60 --duration "$secs" --read-ratio 0.5 \
     --connections "$(connections_for 60 0.5)" --tiers t3 --run warmup >"$OUT/warmup.out" 2>&1
