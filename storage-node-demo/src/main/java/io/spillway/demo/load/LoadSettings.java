@@ -10,7 +10,7 @@ import java.util.List;
 /**
  * What the load generator offers.
  *
- * @param targets RESP endpoints; connections are spread over them round-robin
+ * @param targets RESP endpoints; connections are spread over them round-robin, every tier over every target
  * @param connections number of connections
  * @param ratePerSecond total offered requests per second (open loop: sent on schedule, whatever the replies)
  * @param duration how long to run
@@ -46,12 +46,18 @@ public record LoadSettings(List<InetSocketAddress> targets, int connections, int
     }
   }
 
-  /** One plan per connection: tiers and targets round-robin, named {@code load-<tier>-<n>}, equal rates. */
+  /**
+   * One plan per connection, named {@code load-<tier>-<n>}, equal rates: tiers round-robin, and targets round-robin
+   * shifted by one at each round of the tiers, so that every tier reaches every target. With plain round-robin for
+   * both, a tier count and a target count with a common factor pinned each tier to some targets (t0 and t3 of six
+   * tiers only to the first of three nodes).
+   */
   public List<ConnectionPlan> plans() {
     final List<ConnectionPlan> plans = new ArrayList<>();
     for (int i = 0; i < connections; i++) {
       final Tier tier = tiers.get(i % tiers.size());
-      plans.add(new ConnectionPlan(targets.get(i % targets.size()), tier, "load-" + TierNames.wireName(tier) + "-" + i,
+      final InetSocketAddress target = targets.get((i % tiers.size() + i / tiers.size()) % targets.size());
+      plans.add(new ConnectionPlan(target, tier, "load-" + TierNames.wireName(tier) + "-" + i,
           (double) ratePerSecond / connections, readRatio));
     }
     return plans;
