@@ -261,6 +261,15 @@ public final class VegasLimitTuner {
     return limit;
   }
 
+  /** Raises the limit to at least {@code floor} (clamped to the bounds) at once; a higher limit stays. */
+  public int raiseTo(double floor) {
+    if (floor > 0.0 && estimate < floor) {
+      estimate = clamp(floor);
+      limit = (int) Math.round(estimate);
+    }
+    return limit;
+  }
+
   /** The no-load latency ratio (Vegas' rttNoLoad over the target); NaN before the first latency. */
   public double anchor() {
     return anchor;

@@ -122,6 +122,14 @@ public final class ControlLoop {
   static final double LEARNED_TARGET_MULTIPLE = 2.0;
   /** Seconds over which the served concurrency keeps its highest value (BBR's bandwidth filter spans 10 RTTs). */
   static final int SERVED_WINDOW_SECONDS = 10;
+  /**
+   * The tuned limit never falls below this multiple of the served concurrency: a node keeps the permits it has shown
+   * it fills with work it completes (BBR keeps its cwnd at no less than the BDP it measured). 1, not BBR's 2: the
+   * estimate carries the learned no-load p90, which a probe that pinned more than the storage runs at once inflates
+   * (the storage node demo's 60–100 ms for 20 ms reads), and twice that held the demo's limits at 12–21 instead of
+   * 7–11, its reads at 120–200 ms instead of 60–85.
+   */
+  static final double SERVED_FLOOR_GAIN = 1.0;
   /** A probe returns to at most this multiple of the served concurrency (BBR's {@code cwnd_gain}). */
   static final double SERVED_GAIN = 2.0;
   /** How long an op type's service-time estimate stays fresh after its last completion ({@link #fastestNanos}). */
@@ -332,6 +340,14 @@ public final class ControlLoop {
         period.reset();
       }
       limit = tuneLimit(c, newErrors, finished, peak, saturatedNow, dt, now);
+      if (SERVED_FLOOR_GAIN * servedConcurrency > limit) {
+        // Never below what the node has shown it serves at once: latency that rose without a queue (a slow disk, a
+        // busy host, a step the p90 has not caught up with) must not starve a node that completes what it admits.
+        int before = limit;
+        limit = tuner.raiseTo(SERVED_FLOOR_GAIN * servedConcurrency);
+        limiter.setLimit(limit);
+        events.limitChanged(before, limit, now);
+      }
     }
     long[] serviceNanos = telemetry.serviceTimes.snapshot();
     API.updateCaps(registry, limit, meanChargeUnits(serviceNanos));

@@ -206,6 +206,15 @@ class VegasLimitTunerTest {
   }
 
   @Test
+  void raiseToLiftsOnceWithinTheBoundsAndKeepsAHigherLimit() {
+    VegasLimitTuner tuner = new VegasLimitTuner(8, 4, 100);
+    assertThat(tuner.raiseTo(12.4)).isEqualTo(12);
+    assertThat(tuner.raiseTo(6.0)).as("a higher limit stays").isEqualTo(12);
+    assertThat(tuner.raiseTo(Double.NaN)).isEqualTo(12);
+    assertThat(tuner.raiseTo(500.0)).as("not above maxLimit").isEqualTo(100);
+  }
+
+  @Test
   void validationNamesParameterBoundAndValue() {
     assertThatThrownBy(() -> new VegasLimitTuner(10, 0, 20)).hasMessage("minLimit must be >= 1, was 0");
     assertThatThrownBy(() -> new VegasLimitTuner(10, 5, 4)).hasMessage("maxLimit must be >= minLimit (5), was 4");
