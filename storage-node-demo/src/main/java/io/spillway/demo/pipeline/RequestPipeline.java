@@ -144,12 +144,12 @@ public final class RequestPipeline {
    */
   public CompletableFuture<RespReply> submit(Tier tier, ClientHandle client, DataCommand command, long arrivalNanos) {
     final ClassifiedRequest request = classify(tier, client, command, arrivalNanos);
-    final CompletableFuture<RespReply> result = new CompletableFuture<>();
-    final Decision decision = new Decision(request, result);
     final long remaining = request.deadlineNanos() - System.nanoTime();
     if (remaining <= 0) {
       return CompletableFuture.completedFuture(reply(request, false, null, new TimeoutException()));
     }
+    final CompletableFuture<RespReply> result = new CompletableFuture<>();
+    final Decision decision = new Decision(request, result);
     strategy.submit(request, decision, decision);
     // also when already complete (rejected at once, or a fast read finished first): reply() counts the outcome
     final CompletableFuture<RespReply> reply = result.orTimeout(remaining, TimeUnit.NANOSECONDS)
