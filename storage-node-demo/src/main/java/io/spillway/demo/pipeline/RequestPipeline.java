@@ -119,15 +119,6 @@ public final class RequestPipeline {
   }
 
   /**
-   * Classifies, decides and schedules a data command that arrived now. Called on the event loop; never blocks.
-   *
-   * @see #submit(Tier, ClientHandle, DataCommand, long)
-   */
-  public CompletableFuture<RespReply> submit(Tier tier, ClientHandle client, DataCommand command) {
-    return submit(tier, client, command, System.nanoTime());
-  }
-
-  /**
    * Classifies, decides and schedules a data command. Called on the event loop; never blocks.
    *
    * <p>The deadline runs from the command's arrival on its connection, not from this call: a command that waited
@@ -146,7 +137,7 @@ public final class RequestPipeline {
     final ClassifiedRequest request = classify(tier, client, command, arrivalNanos);
     final long remaining = request.deadlineNanos() - System.nanoTime();
     if (remaining <= 0) {
-      return CompletableFuture.completedFuture(reply(request, false, null, new TimeoutException()));
+      return CompletableFuture.completedFuture(timedOut(request));
     }
     final CompletableFuture<RespReply> result = new CompletableFuture<>();
     final Decision decision = new Decision(request, result);
@@ -294,12 +285,17 @@ public final class RequestPipeline {
       return RespReply.err("connection closed"); // nobody reads it; counted as CLOSED by submit
     }
     if (cause instanceof TimeoutException) {
-      metrics.finished(request.op(), PipelineMetrics.Outcome.TIMEOUT, request.arrivalNanos());
-      return RespReply.err("timeout after " + TimeUnit.NANOSECONDS.toMillis(requestTimeoutNanos) + " ms"
-          + (request.op() == OpType.WRITE ? " (the write may still be applied)" : ""));
+      return timedOut(request);
     }
     metrics.finished(request.op(), PipelineMetrics.Outcome.ERROR, request.arrivalNanos());
     return RespReply.err("storage error: " + cause.getMessage());
+  }
+
+  /** The reply to a request whose deadline passed, counted as a timeout. */
+  private RespReply timedOut(ClassifiedRequest request) {
+    metrics.finished(request.op(), PipelineMetrics.Outcome.TIMEOUT, request.arrivalNanos());
+    return RespReply.err("timeout after " + TimeUnit.NANOSECONDS.toMillis(requestTimeoutNanos) + " ms"
+        + (request.op() == OpType.WRITE ? " (the write may still be applied)" : ""));
   }
 
   private static Throwable unwrap(Throwable t) {

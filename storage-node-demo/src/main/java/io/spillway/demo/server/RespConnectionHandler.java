@@ -64,7 +64,6 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
   private final ArrayDeque<Pending> waiting = new ArrayDeque<>();
   /** The replies of the started, unfinished commands: cancelled if the connection closes. */
   private final List<CompletableFuture<RespReply>> started = new ArrayList<>();
-  private int inflight;
   private int runningReads;
   private int runningWrites;
   private boolean closing;
@@ -107,7 +106,6 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
           session.client = pipeline.client(session.clientId()); // registered once per name, cached here
         }
         waiting.add(new Pending(slot, parsed, session.tier, session.client, System.nanoTime()));
-        inflight++;
         startReady(ctx);
         updateAutoRead(ctx);
       } catch (CommandException e) {
@@ -158,7 +156,6 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
     } else {
       runningReads--;
     }
-    inflight--;
     pending.slot().reply = reply;
   }
 
@@ -196,9 +193,14 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
     }
   }
 
+  /** Data commands waiting or running: what {@code maxPipelined} bounds. */
+  private int unfinished() {
+    return waiting.size() + runningReads + runningWrites;
+  }
+
   private void updateAutoRead(ChannelHandlerContext ctx) {
     if (!closing) {
-      ctx.channel().config().setAutoRead(inflight < maxPipelined && ctx.channel().isWritable());
+      ctx.channel().config().setAutoRead(unfinished() < maxPipelined && ctx.channel().isWritable());
     }
   }
 

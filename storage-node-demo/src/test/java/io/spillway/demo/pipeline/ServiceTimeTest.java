@@ -38,7 +38,8 @@ class ServiceTimeTest {
       final CountDownLatch busy = new CountDownLatch(1);
       storage.execute(() -> awaitQuietly(busy)); // the only storage thread is taken
 
-      pipeline.submit(Tier.T1, pipeline.client("some-service"), new DataCommand.Get(bytes("k")));
+      pipeline.submit(Tier.T1, pipeline.client("some-service"), new DataCommand.Get(bytes("k")),
+          System.nanoTime());
       strategy.admit(0); // the permit is granted now; the request waits behind the busy thread
       final long handedOver = System.nanoTime();
       final long waitNanos = TimeUnit.MILLISECONDS.toNanos(50);
