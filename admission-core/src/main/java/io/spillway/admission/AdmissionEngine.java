@@ -152,10 +152,33 @@ public final class AdmissionEngine {
    * dispatches a waiting request if any. Idempotent: returns false, changing nothing, for a token already released
    * (or never issued). Allocation-free and lock-free.
    *
-   * @param serviceNanos time from the start of execution to completion
+   * @param serviceNanos time from admission to completion (the request's hold of its permit)
    */
   public boolean release(long token, Outcome outcome, long serviceNanos) {
-    return path.release(token, outcome, serviceNanos);
+    return path.release(token, outcome, serviceNanos, AdmissionPath.NO_NODE_WAIT);
+  }
+
+  /**
+   * Ends an admitted request as {@link #release(long, Outcome, long)} does, and says how long it waited in the
+   * embedder's own queue (a storage executor's queue, a disk queue) before it started to run. With the waits the
+   * engine measures the node's queue directly and keeps the limit near what the node runs at once: at most one
+   * request waiting for each one at work (docs/admission-control-loops.md#nodequeue). Report it for every request if
+   * for any.
+   *
+   * @param serviceNanos time from admission to completion, wait included
+   * @param nodeWaitNanos the part of {@code serviceNanos} spent waiting in the embedder's queue, >= 0 (a value above
+   *     {@code serviceNanos} counts as {@code serviceNanos})
+   * @throws IllegalArgumentException if {@code nodeWaitNanos} is negative; the permit is then still held
+   */
+  public boolean release(long token, Outcome outcome, long serviceNanos, long nodeWaitNanos) {
+    return path.release(token, outcome, serviceNanos, checkedNodeWait(nodeWaitNanos));
+  }
+
+  static long checkedNodeWait(long nodeWaitNanos) {
+    if (nodeWaitNanos < 0) {
+      throw new IllegalArgumentException("nodeWaitNanos must be >= 0, was " + nodeWaitNanos);
+    }
+    return nodeWaitNanos;
   }
 
   // ---------------------------------------------------------------- async layer

@@ -239,6 +239,20 @@ public final class EngineStats {
     return report().servedConcurrency;
   }
 
+  /**
+   * Requests that hold a permit but wait in the node's own queue (a storage executor's), on average over about a
+   * second, from the waits the embedder reports at release
+   * ({@link AdmissionEngine#release(long, Outcome, long, long)}); NaN if it reports none.
+   */
+  public double nodeQueueWaiting() {
+    return report().nodeWaiting;
+  }
+
+  /** Requests the node works on at once, on average over about a second, beside {@link #nodeQueueWaiting()}. */
+  public double nodeQueueWorking() {
+    return report().nodeWorking;
+  }
+
   /** Whether the last tick saw the node saturated (inflight near the limit, or requests waiting for a permit). */
   public boolean saturated() {
     return report().saturated;

@@ -113,9 +113,25 @@ public final class Lease {
    * dispatches a waiting request if any. Returns true for the first release of an acquisition, false (changing
    * nothing) when the lease is not held. Lock-free and allocation-free.
    *
-   * @param serviceNanos time from the start of execution to completion
+   * @param serviceNanos time from admission to completion (the request's hold of its permit)
    */
   public boolean release(Outcome outcome, long serviceNanos) {
+    return end(outcome, serviceNanos, AdmissionPath.NO_NODE_WAIT);
+  }
+
+  /**
+   * Ends the held request as {@link #release(Outcome, long)} does, and says how long it waited in the embedder's own
+   * queue before it started to run ({@link AdmissionEngine#release(long, Outcome, long, long)}).
+   *
+   * @param serviceNanos time from admission to completion, wait included
+   * @param nodeWaitNanos the part of {@code serviceNanos} spent waiting in the embedder's queue, >= 0
+   * @throws IllegalArgumentException if {@code nodeWaitNanos} is negative; the lease is then still held
+   */
+  public boolean release(Outcome outcome, long serviceNanos, long nodeWaitNanos) {
+    return end(outcome, serviceNanos, AdmissionEngine.checkedNodeWait(nodeWaitNanos));
+  }
+
+  private boolean end(Outcome outcome, long serviceNanos, long nodeWaitNanos) {
     int s = state;
     if ((s & STATUS_MASK) != HELD) {
       return false;
@@ -126,7 +142,7 @@ public final class Lease {
     if (!STATE.compareAndSet(this, s, (s & ~STATUS_MASK) + GENERATION_STEP)) {
       return false; // a concurrent release of this acquisition won
     }
-    return path.finish(heldOp, heldClient, heldUnits, outcome, serviceNanos);
+    return path.finish(heldOp, heldClient, heldUnits, outcome, serviceNanos, nodeWaitNanos);
   }
 
   /**

@@ -22,10 +22,20 @@ public final class Permit {
   /**
    * Ends the request. Returns true if this call freed the permit, false if it was already released.
    *
-   * @param serviceNanos the measured service time (from start of execution to completion)
+   * @param serviceNanos the measured service time (from admission to completion)
    */
   public boolean release(Outcome outcome, long serviceNanos) {
     return engine.release(token, outcome, serviceNanos);
+  }
+
+  /**
+   * Ends the request, saying how long it waited in the embedder's own queue
+   * ({@link AdmissionEngine#release(long, Outcome, long, long)}).
+   *
+   * @throws IllegalArgumentException if {@code nodeWaitNanos} is negative; the permit is then still held
+   */
+  public boolean release(Outcome outcome, long serviceNanos, long nodeWaitNanos) {
+    return engine.release(token, outcome, serviceNanos, nodeWaitNanos);
   }
 
   @Override

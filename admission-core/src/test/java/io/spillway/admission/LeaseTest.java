@@ -2,6 +2,7 @@ package io.spillway.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import io.spillway.testkit.VirtualClock;
 import org.junit.jupiter.api.Test;
@@ -102,6 +103,29 @@ class LeaseTest {
         .isLessThan(5_000 * MS);
     lease.release(Outcome.SUCCESS, MS);
     assertThatThrownBy(() -> lease.costHint(0)).hasMessage("costHint must be > 0 ns, was 0");
+  }
+
+  @Test
+  void aReleaseMaySayHowLongTheRequestWaitedInTheNodesQueue() {
+    AdmissionEngine engine = engine(4);
+    ClientHandle c = engine.clients().register("c");
+    Lease lease = engine.newLease();
+    assertThat(engine.tryAcquire(lease, OpType.READ, Tier.T1, c, -1, 0L)).isEqualTo(Decisions.HELD);
+    assertThatThrownBy(() -> lease.release(Outcome.SUCCESS, 40 * MS, -1L))
+        .hasMessage("nodeWaitNanos must be >= 0, was -1");
+    assertThat(lease.isHeld()).as("a refused release changes nothing").isTrue();
+    assertThat(lease.release(Outcome.SUCCESS, 40 * MS, 30 * MS)).isTrue();
+    long token = engine.tryAcquire(OpType.READ, Tier.T1, c);
+    assertThatThrownBy(() -> engine.release(token, Outcome.SUCCESS, 40 * MS, -5L))
+        .hasMessage("nodeWaitNanos must be >= 0, was -5");
+    assertThat(engine.release(token, Outcome.SUCCESS, 40 * MS, 30 * MS)).isTrue();
+    assertThat(engine.stats().nodeQueueWaiting()).as("nothing measured before a tick").isNaN();
+    clock.advanceNanos(100 * MS);
+    engine.tick();
+    // two requests in 0.1 s, each 30 ms waiting and 10 ms at work: Little's law says 0.6 waiting, 0.2 working
+    // (within the recorders' 1 % buckets)
+    assertThat(engine.stats().nodeQueueWaiting()).isCloseTo(0.6, within(0.01));
+    assertThat(engine.stats().nodeQueueWorking()).isCloseTo(0.2, within(0.01));
   }
 
   @Test

@@ -15,6 +15,7 @@ import io.spillway.admission.control.BaselineProbe;
 import io.spillway.admission.control.CriticalReserve;
 import io.spillway.admission.control.LatencyBaseline;
 import io.spillway.admission.control.LatencySample;
+import io.spillway.admission.control.NodeQueue;
 import io.spillway.admission.control.PriorityDistribution;
 import io.spillway.admission.control.ServedConcurrency;
 import io.spillway.admission.control.VegasLimitTuner;
@@ -130,6 +131,11 @@ public final class ControlLoop {
    * 7–11, its reads at 120–200 ms instead of 60–85.
    */
   static final double SERVED_FLOOR_GAIN = 1.0;
+  /**
+   * The most requests the node's own queue may hold for each one it works on, when the embedder reports waits
+   * ({@link NodeQueue}): one keeps every worker fed through the gap between a completion and the next dispatch.
+   */
+  static final double NODE_QUEUE_PER_WORKER = 1.0;
   /** A probe returns to at most this multiple of the served concurrency (BBR's {@code cwnd_gain}). */
   static final double SERVED_GAIN = 2.0;
   /** How long an op type's service-time estimate stays fresh after its last completion ({@link #fastestNanos}). */
@@ -157,6 +163,7 @@ public final class ControlLoop {
   private final LatencyBaseline[] baselines = new LatencyBaseline[OpType.count()];
   private final BaselineProbe probe;
   private final ServedConcurrency served = new ServedConcurrency(SERVED_WINDOW_SECONDS, OpType.count());
+  private final NodeQueue nodeQueue = new NodeQueue();
   private final long[] tickCompletions = new long[OpType.count()];
   /** Each op type's learned no-load p90 as of the last tick (the baselines change only there); NaN: unknown. */
   private final double[] noLoadNanos = nanArray(OpType.count());
@@ -309,6 +316,9 @@ public final class ControlLoop {
     if (completions > 0) {
       meanServiceNanos = latency.meanServiceNanos();
     }
+    LatencySample nodeWaits = telemetry.nodeWait().sample();
+    nodeQueue.add((long) (nodeWaits.count() * nodeWaits.meanNanos()),
+        completions > 0 ? (long) (completions * latency.meanServiceNanos()) : 0L, (int) nodeWaits.count(), dt);
     served.add(tickCompletions, (long) (dt * 1e9), now);
     for (int i = 0; i < OpType.count(); i++) {
       noLoadNanos[i] = baselines[i].nanos();
@@ -347,6 +357,17 @@ public final class ControlLoop {
         limit = tuner.raiseTo(SERVED_FLOOR_GAIN * servedConcurrency);
         limiter.setLimit(limit);
         events.limitChanged(before, limit, now);
+      }
+      if (nodeQueue.standing(NODE_QUEUE_PER_WORKER)) {
+        // The node reports its own queue, and more than one request waits there for each it works on: the limit
+        // admits more than the node runs at once, whatever a latency target (or one learned while that queue stood)
+        // says.
+        int before = limit;
+        limit = tuner.lowerTo(nodeQueue.cap(NODE_QUEUE_PER_WORKER));
+        if (limit != before) {
+          limiter.setLimit(limit);
+          events.limitChanged(before, limit, now);
+        }
       }
     }
     long[] serviceNanos = telemetry.serviceTimes.snapshot();
@@ -475,7 +496,7 @@ public final class ControlLoop {
       timeouts[op.ordinal()] = queues.timeoutNanos(op);
     }
     TickReport report = new TickReport(ticks, saturatedNow, probe.probing(), throughput, errors01, servedConcurrency,
-        scopeViews(), signalViews(), latency.intervalSnapshot(), latency.successesSnapshot(),
+        nodeQueue.waiting(), nodeQueue.working(), scopeViews(), signalViews(), latency.intervalSnapshot(), latency.successesSnapshot(),
         latency.smoothedP90Snapshot(), noLoadNanos.clone(), timeouts);
     publishedServiceNanos = serviceNanos;
     publishedFastestNanos = fastestNanos(serviceNanos, now);

@@ -29,6 +29,9 @@ public final class TickReport {
   public final double errorRate;
   /** Requests the node serves at once when nothing waits ({@code ServedConcurrency}); NaN before it is known. */
   public final double servedConcurrency;
+  /** Requests waiting in the node's own queue, and at work, as the embedder's waits say ({@code NodeQueue}); NaN. */
+  public final double nodeWaiting;
+  public final double nodeWorking;
   public final List<ScopeView> scopes;
   public final List<SignalView> signals;
   /** Per op type, {@link #STATS} values each: the last interval's count, p50, p90, p99 and maximum, in ns. */
@@ -39,14 +42,17 @@ public final class TickReport {
   private final long[] queueTimeoutNanos;
 
   TickReport(long ticks, boolean saturated, boolean probing, double throughputPerSecond, double errorRate,
-      double servedConcurrency, List<ScopeView> scopes, List<SignalView> signals, long[] interval, long[] successes,
-      double[] smoothedP90Nanos, double[] baselineNanos, long[] queueTimeoutNanos) {
+      double servedConcurrency, double nodeWaiting, double nodeWorking, List<ScopeView> scopes,
+      List<SignalView> signals, long[] interval, long[] successes, double[] smoothedP90Nanos, double[] baselineNanos,
+      long[] queueTimeoutNanos) {
     this.ticks = ticks;
     this.saturated = saturated;
     this.probing = probing;
     this.throughputPerSecond = throughputPerSecond;
     this.errorRate = errorRate;
     this.servedConcurrency = servedConcurrency;
+    this.nodeWaiting = nodeWaiting;
+    this.nodeWorking = nodeWorking;
     this.scopes = List.copyOf(scopes);
     this.signals = List.copyOf(signals);
     this.interval = interval;
@@ -58,9 +64,8 @@ public final class TickReport {
 
   /** This report with the scopes and signals replaced (a reconfiguration or a new signal between two ticks). */
   TickReport withScopes(List<ScopeView> newScopes, List<SignalView> newSignals) {
-    return new TickReport(ticks, saturated, probing, throughputPerSecond, errorRate, servedConcurrency, newScopes,
-        newSignals, interval,
-        successes, smoothedP90Nanos, baselineNanos, queueTimeoutNanos);
+    return new TickReport(ticks, saturated, probing, throughputPerSecond, errorRate, servedConcurrency, nodeWaiting,
+        nodeWorking, newScopes, newSignals, interval, successes, smoothedP90Nanos, baselineNanos, queueTimeoutNanos);
   }
 
   /** Before the first tick: nothing measured. */
@@ -68,7 +73,8 @@ public final class TickReport {
     int ops = OpType.count();
     double[] unknown = new double[ops];
     Arrays.fill(unknown, Double.NaN);
-    return new TickReport(0, false, false, 0.0, 0.0, Double.NaN, List.of(), List.of(), new long[ops * STATS],
+    return new TickReport(0, false, false, 0.0, 0.0, Double.NaN, Double.NaN, Double.NaN, List.of(), List.of(),
+        new long[ops * STATS],
         new long[ops], unknown, unknown.clone(), c.queuesTimeoutNanos.clone());
   }
 

@@ -78,6 +78,10 @@ public final class MeterNames {
   public static final String THROUGHPUT = "spillway.throughput";
   /** Requests the node serves at once when nothing waits (a baseline probe returns to at most twice this). */
   public static final String SERVED_CONCURRENCY = "spillway.served.concurrency";
+  /** Requests holding a permit that wait in the node's own queue, from the waits the embedder reports. */
+  public static final String NODE_QUEUE_WAITING = "spillway.node.queue.waiting";
+  /** Requests holding a permit that the node works on, beside {@link #NODE_QUEUE_WAITING}. */
+  public static final String NODE_QUEUE_WORKING = "spillway.node.queue.working";
   /** Error rate over the last tick. */
   public static final String ERROR_RATE = "spillway.error.rate";
   /** Signal value per signal and scope. */
@@ -138,6 +142,12 @@ public final class MeterNames {
       new Meter(SERVED_CONCURRENCY, "gauge", "requests", List.of(),
           "Requests the node serves at once when nothing waits: completions/s × no-load latency, the highest second"
               + " of the last 10. A baseline probe returns the limit to at most twice this."),
+      new Meter(NODE_QUEUE_WAITING, "gauge", "requests", List.of(),
+          "Requests holding a permit that wait in the node's own queue (Little's law on the waits the embedder"
+              + " reports at release, smoothed over about 1 s; NaN if it reports none). While more than one waits for"
+              + " each one at work, the limit is lowered to twice the requests at work."),
+      new Meter(NODE_QUEUE_WORKING, "gauge", "requests", List.of(),
+          "Requests holding a permit that the node works on (service time less the reported wait, by Little's law)."),
       new Meter(ERROR_RATE, "gauge", "ratio", List.of(), "Errors / completions over the last tick."),
       new Meter(SIGNAL_VALUE, "gauge", "signal unit", List.of(TAG_SIGNAL, TAG_SCOPE),
           "Current value of each overload signal (built-in and embedder-supplied)."),

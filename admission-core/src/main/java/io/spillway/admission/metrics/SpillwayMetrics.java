@@ -217,6 +217,8 @@ public final class SpillwayMetrics implements MeterBinder {
     gauge(registry, MeterNames.PRIORITY_LEVELS, EngineStats::levels);
     gauge(registry, MeterNames.THROUGHPUT, EngineStats::throughputPerSecond);
     gauge(registry, MeterNames.SERVED_CONCURRENCY, EngineStats::servedConcurrency);
+    gauge(registry, MeterNames.NODE_QUEUE_WAITING, EngineStats::nodeQueueWaiting);
+    gauge(registry, MeterNames.NODE_QUEUE_WORKING, EngineStats::nodeQueueWorking);
     gauge(registry, MeterNames.ERROR_RATE, EngineStats::errorRate);
     gauge(registry, MeterNames.DRY_RUN, s -> s.dryRun() ? 1 : 0);
   }

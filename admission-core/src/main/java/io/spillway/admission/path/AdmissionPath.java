@@ -41,6 +41,8 @@ public final class AdmissionPath {
 
   /** Internal decision of a queueable acquire: at the limit, charge kept, the caller queues. */
   static final long QUEUE = Long.MIN_VALUE;
+  /** A release that says nothing of a wait in the embedder's own queue. */
+  public static final long NO_NODE_WAIT = -1L;
   private static final ApiAccess API = ApiAccess.get();
 
   public final Ticker ticker;
@@ -212,11 +214,14 @@ public final class AdmissionPath {
     return token != 0 ? token : overflow.claim(op, client, units);
   }
 
-  /** Idempotent release; allocation-free for table tokens. */
-  public boolean release(long token, Outcome outcome, long serviceNanos) {
+  /**
+   * Idempotent release; allocation-free for table tokens. {@code nodeWaitNanos}: the part of the service time spent
+   * in the embedder's own queue, or {@link #NO_NODE_WAIT}.
+   */
+  public boolean release(long token, Outcome outcome, long serviceNanos, long nodeWaitNanos) {
     if (OverflowPermits.isOverflow(token)) {
       OverflowPermits.Grant g = overflow.release(token);
-      return g != null && finish(g.op, g.client, g.costUnits, outcome, serviceNanos);
+      return g != null && finish(g.op, g.client, g.costUnits, outcome, serviceNanos, nodeWaitNanos);
     }
     int slot = permits.slotOf(token);
     if (slot < 0) {
@@ -227,7 +232,7 @@ public final class AdmissionPath {
       return false; // a concurrent release of the same token won
     }
     return finish(PermitTable.op(grant), API.atIndex(clients, PermitTable.clientIndex(grant)),
-        PermitTable.costUnits(grant), outcome, serviceNanos);
+        PermitTable.costUnits(grant), outcome, serviceNanos, nodeWaitNanos);
   }
 
   /** Returns a permit and a charge taken for a request that will not run after all. */
@@ -238,10 +243,11 @@ public final class AdmissionPath {
   }
 
   /** The rest of a release, once exactly one caller won the permit (a table token or a {@link Lease}). */
-  public boolean finish(OpType op, ClientHandle client, long units, Outcome outcome, long serviceNanos) {
+  public boolean finish(OpType op, ClientHandle client, long units, Outcome outcome, long serviceNanos,
+      long nodeWaitNanos) {
     limiter.release();
     Scorecard.discharge(client, units);
-    telemetry.completed(op, outcome, serviceNanos);
+    telemetry.completed(op, outcome, serviceNanos, nodeWaitNanos);
     dispatcher.afterRelease();
     return true;
   }

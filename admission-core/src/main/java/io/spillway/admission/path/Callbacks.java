@@ -22,7 +22,7 @@ public final class Callbacks {
     try {
       callback.onAdmitted(token);
     } catch (Throwable t) {
-      path.release(token, Outcome.DROPPED, 0L);
+      path.release(token, Outcome.DROPPED, 0L, AdmissionPath.NO_NODE_WAIT);
       failed(t);
     }
   }

@@ -28,6 +28,7 @@ public final class Telemetry {
   public final ServiceTimes serviceTimes;
   private final LatencyRecorder[] latency = new LatencyRecorder[OpType.count()];
   private final LatencyRecorder queueWait = new LatencyRecorder(LATENCY_CEILING_NANOS);
+  private final LatencyRecorder nodeWait = new LatencyRecorder(LATENCY_CEILING_NANOS);
 
   public Telemetry(EngineParams config) {
     this.serviceTimes = new ServiceTimes(config);
@@ -36,11 +37,17 @@ public final class Telemetry {
     }
   }
 
-  /** A request ended; request threads. Successes feed latency and the service time, the rest the outcome counts. */
-  void completed(OpType op, Outcome outcome, long serviceNanos) {
+  /**
+   * A request ended; request threads. Successes feed latency and the service time, and the wait in the node's own
+   * queue when the embedder reported one ({@code nodeWaitNanos} >= 0); the rest feed the outcome counts.
+   */
+  void completed(OpType op, Outcome outcome, long serviceNanos, long nodeWaitNanos) {
     if (outcome == Outcome.SUCCESS) {
       latency[op.ordinal()].record(serviceNanos);
       serviceTimes.record(op, serviceNanos);
+      if (nodeWaitNanos >= 0) {
+        nodeWait.record(Math.min(nodeWaitNanos, serviceNanos));
+      }
     } else {
       counters.outcome(outcome, op);
     }
@@ -54,6 +61,11 @@ public final class Telemetry {
   /** The service-latency recorders by op type ordinal, for the loop's sampling (control thread). */
   public LatencyRecorder[] latency() {
     return latency;
+  }
+
+  /** The waits in the node's own queue that embedders reported with successful releases (control thread). */
+  public LatencyRecorder nodeWait() {
+    return nodeWait;
   }
 
   /** The queue-wait recorder, for the loop's queue-delay signal (control thread). */

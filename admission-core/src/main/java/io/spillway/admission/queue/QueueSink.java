@@ -37,7 +37,7 @@ public final class QueueSink implements Dispatcher.Sink {
     path.telemetry.counters.count(request.tier, Kind.DISPATCHED);
     request.admitted(token);
     if (!request.handOff()) {
-      path.release(token, Outcome.DROPPED, 0L);
+      path.release(token, Outcome.DROPPED, 0L, AdmissionPath.NO_NODE_WAIT);
       request.admitted(0L);
       answerRejected(request, Reason.EXECUTOR_REJECTED, true);
       return;

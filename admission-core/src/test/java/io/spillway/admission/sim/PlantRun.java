@@ -53,7 +53,7 @@ final class PlantRun {
     FITTED
   }
 
-  private PlantRun(Plant plant, Plant.Shape shape, Config fit, long seed) {
+  private PlantRun(Plant plant, Plant.Shape shape, Config fit, long seed, boolean reportsNodeWaits) {
     this.plant = plant;
     this.shape = shape;
     this.endNanos = shape.endNanos();
@@ -67,11 +67,20 @@ final class PlantRun {
     EngineConfig config = builder.build();
     long s = plant.serviceNanos();
     this.sim = new Simulation(config, plant.workers(), s, s, s, SimulatedNode.Noise.lognormal(Plant.NOISE_SIGMA),
-        seed);
+        seed).reportsNodeWaits(reportsNodeWaits);
   }
 
+  /**
+   * Runs a cell. The node reports each request's wait in its backlog when the system property
+   * {@code spillway.plant.nodeWaits} is true (docs/admission-control-loops.md#nodequeue).
+   */
   static PlantRun run(Plant plant, Plant.Shape shape, Config config, long seed) {
-    PlantRun run = new PlantRun(plant, shape, config, seed);
+    return run(plant, shape, config, seed, Boolean.getBoolean("spillway.plant.nodeWaits"));
+  }
+
+  /** Runs a cell whose node reports (or not) each request's wait in its backlog. */
+  static PlantRun run(Plant plant, Plant.Shape shape, Config config, long seed, boolean reportsNodeWaits) {
+    PlantRun run = new PlantRun(plant, shape, config, seed, reportsNodeWaits);
     run.drive();
     return run;
   }
@@ -121,6 +130,12 @@ final class PlantRun {
   private int[] settledTicks(Plant.Phase phase) {
     long from = phase.endNanos() - (long) (0.4 * (phase.endNanos() - phase.startNanos()));
     return ticks(from, phase.endNanos());
+  }
+
+  /** The mean READ p90 of the phase's settled ticks (its last 40 %), in ms. */
+  double settledP90Millis(Plant.Phase phase) {
+    return java.util.Arrays.stream(settledTicks(phase)).mapToDouble(p90Millis::get).filter(v -> v > 0).average()
+        .orElse(Double.NaN);
   }
 
   double settledLimit(Plant.Phase phase) {

@@ -68,10 +68,21 @@ public final class SimulatedNode {
     this.slowdown = factor;
   }
 
+  /** How an op ends: its time from {@code execute} to completion, and the part of it it waited in the backlog. */
+  public interface Done {
+    void accept(long serviceNanos, long backlogNanos);
+  }
+
   /** Starts (or backlogs) one op; {@code done} receives the service time measured from now. */
   public void execute(OpType op, LongConsumer done) {
+    execute(op, (service, backlogWait) -> done.accept(service));
+  }
+
+  /** Starts (or backlogs) one op; {@code done} receives the service time measured from now and the backlog wait. */
+  public void execute(OpType op, Done done) {
     long start = events.clock().read();
     Runnable run = () -> {
+      long started = events.clock().read();
       long service = serviceNanos(op);
       events.after(service, () -> {
         busy--;
@@ -79,7 +90,7 @@ public final class SimulatedNode {
           busy++;
           backlog.poll().run();
         }
-        done.accept(events.clock().read() - start);
+        done.accept(events.clock().read() - start, started - start);
       });
     };
     if (busy < workers) {

@@ -130,6 +130,7 @@ public final class Simulation {
   private final Map<Integer, long[][][][]> partitionWindows = new HashMap<>();
   private Histogram[][] serviceBySecond = new Histogram[0][];
   private long[] completedInWindow = new long[0];
+  private boolean reportsNodeWaits;
   private long outstanding;
   private long endedTwice;
   private long lateSuccesses;
@@ -151,6 +152,15 @@ public final class Simulation {
 
   public AdmissionEngine engine() {
     return engine;
+  }
+
+  /**
+   * Whether each release says how long the request waited in the node's backlog ({@code release(…, nodeWaitNanos)}),
+   * as an embedder that knows when a request starts to run does. Off by default.
+   */
+  public Simulation reportsNodeWaits(boolean value) {
+    reportsNodeWaits = value;
+    return this;
   }
 
   public SimulatedNode node() {
@@ -258,7 +268,8 @@ public final class Simulation {
       }
       long d = engine.tryAcquire(lease, s.op, s.tier, handle, s.partition, now);
       if (Decisions.isAdmitted(d)) {
-        run(s, window, lease::release, deadline, ended);
+        run(s, window, (outcome, service, wait) -> wait < 0 ? lease.release(outcome, service)
+            : lease.release(outcome, service, wait), deadline, ended);
       } else {
         end(s, window, Decisions.reason(d).ordinal(), ended);
       }
@@ -267,7 +278,8 @@ public final class Simulation {
     AdmissionCallback callback = new AdmissionCallback() {
           @Override
           public void onAdmitted(long token) {
-            run(s, window, (outcome, service) -> engine.release(token, outcome, service), deadline, ended);
+            run(s, window, (outcome, service, wait) -> wait < 0 ? engine.release(token, outcome, service)
+                : engine.release(token, outcome, service, wait), deadline, ended);
           }
 
           @Override
@@ -287,14 +299,15 @@ public final class Simulation {
 
   /** How an admitted request ends: a token's release or a lease's. */
   private interface Release {
-    boolean release(Outcome outcome, long serviceNanos);
+    /** {@code nodeWaitNanos} < 0: not reported. */
+    boolean release(Outcome outcome, long serviceNanos, long nodeWaitNanos);
   }
 
   private void run(Stream s, int window, Release release, long deadline, boolean[] ended) {
     count(window, s, Reason.ADMITTED.ordinal());
     long admittedAt = clock.read();
-    node.execute(s.op, service -> {
-      release.release(Outcome.SUCCESS, service);
+    node.execute(s.op, (long service, long backlogWait) -> {
+      release.release(Outcome.SUCCESS, service, reportsNodeWaits ? backlogWait : -1L);
       if (deadline != Decisions.NO_DEADLINE && clock.read() > deadline) {
         lateSuccesses++;
         count(window, s, LATE);
