@@ -41,7 +41,8 @@ import org.openjdk.jmh.annotations.Threads;
  * embedder already has (refreshed every iteration, as a server's per-request timestamp would be), which isolates
  * the cost of the clock read; {@code systemNanoTime} is that clock read alone. {@code spillwayLease} is the same
  * admission into a reusable {@link Lease} (one per thread, as an embedder keeps one per worker or connection slot)
- * instead of a token, also with the time passed in. Each thread is its own client (a
+ * instead of a token, also with the time passed in; {@code spillwayLeaseNodeWait} releases it with the request's wait
+ * in the node's own queue, which an embedder that knows it reports. Each thread is its own client (a
  * realistic node serves many), so the per-client scorecard word is not artificially shared. The engine ticks every
  * 100 ms on a daemon thread, as in a deployment (the tick advances the cohort epoch and samples the recorders).
  *
@@ -53,6 +54,7 @@ import org.openjdk.jmh.annotations.Threads;
 public abstract class AdmissionFastPathBenchmark {
 
   private static final long SERVICE_NANOS = 1_000_000L;
+  private static final long NODE_WAIT_NANOS = 400_000L;
 
   /** The guards under test, shared by all threads. */
   @State(Scope.Benchmark)
@@ -162,6 +164,13 @@ public abstract class AdmissionFastPathBenchmark {
   public boolean spillwayLease(Guards g, Client client) {
     long decision = g.engine.tryAcquire(client.lease, OpType.READ, Tier.T1, client.handle, -1, client.now);
     return Decisions.isAdmitted(decision) && client.lease.release(Outcome.SUCCESS, SERVICE_NANOS);
+  }
+
+  /** {@link #spillwayLease} with the release saying how long the request waited in the node's own queue. */
+  @Benchmark
+  public boolean spillwayLeaseNodeWait(Guards g, Client client) {
+    long decision = g.engine.tryAcquire(client.lease, OpType.READ, Tier.T1, client.handle, -1, client.now);
+    return Decisions.isAdmitted(decision) && client.lease.release(Outcome.SUCCESS, SERVICE_NANOS, NODE_WAIT_NANOS);
   }
 
   /** Single-threaded. */
