@@ -224,7 +224,7 @@ public final class RequestPipeline {
       try {
         storage.execute(() -> run(permit, admitted));
       } catch (RejectedExecutionException e) {
-        strategy.release(permit, Outcome.DROPPED, 0L);
+        strategy.release(permit, Outcome.DROPPED, 0L, 0L);
         reject(Reason.EXECUTOR_REJECTED.name(), admission.engine().stats().serviceTimeNanos(request.op()));
       }
     }
@@ -245,11 +245,12 @@ public final class RequestPipeline {
      * Runs the admitted command. The service time reported to the engine runs from admission, not from the start
      * on a storage thread: the wait in the storage executor's queue is part of what the storage costs at the
      * current concurrency, and the limiter must see it to keep the limit near what the storage can run at once.
+     * The wait itself is reported beside it, so that the engine can tell the executor's queue from a slow storage.
      */
     private void run(long permit, long admitted) {
       final long start = System.nanoTime();
       if (start - request.deadlineNanos() >= 0 || result.isDone()) {
-        strategy.release(permit, Outcome.DROPPED, 0L); // the client already got its timeout
+        strategy.release(permit, Outcome.DROPPED, 0L, 0L); // the client already got its timeout
         return;
       }
       metrics.started(request.op());
@@ -262,7 +263,7 @@ public final class RequestPipeline {
       }
       work.whenComplete((reply, error) -> {
         strategy.release(permit, error == null ? Outcome.SUCCESS : Outcome.ERROR,
-            System.nanoTime() - admitted);
+            System.nanoTime() - admitted, start - admitted);
         metrics.ended(request.op());
         if (error == null) {
           result.complete(reply);

@@ -31,8 +31,11 @@ public interface AdmissionStrategy extends AutoCloseable {
   /** Decides on a request; may call back at once or later (a queueing strategy) on {@code executor}. */
   void submit(ClassifiedRequest request, Executor executor, Callback callback);
 
-  /** Releases an admitted request's permit with its outcome and service time (from admission). */
-  void release(long permit, Outcome outcome, long serviceNanos);
+  /**
+   * Releases an admitted request's permit with its outcome, its service time (from admission) and the part of it
+   * spent waiting for a storage thread.
+   */
+  void release(long permit, Outcome outcome, long serviceNanos, long nodeWaitNanos);
 
   /** Requests the strategy holds now: admitted and not yet released, plus any it queues itself. */
   long pending();

@@ -34,7 +34,7 @@ public final class BulkheadStrategy implements AdmissionStrategy {
   }
 
   @Override
-  public void release(long permit, Outcome outcome, long serviceNanos) {
+  public void release(long permit, Outcome outcome, long serviceNanos, long nodeWaitNanos) {
     bulkhead.onComplete();
   }
 

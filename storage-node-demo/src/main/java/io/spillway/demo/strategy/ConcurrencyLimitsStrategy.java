@@ -63,7 +63,7 @@ public final class ConcurrencyLimitsStrategy implements AdmissionStrategy {
   }
 
   @Override
-  public void release(long permit, Outcome outcome, long serviceNanos) {
+  public void release(long permit, Outcome outcome, long serviceNanos, long nodeWaitNanos) {
     final Limiter.Listener l = listeners.remove(permit);
     if (l == null) {
       return;

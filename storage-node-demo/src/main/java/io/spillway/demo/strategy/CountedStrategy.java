@@ -17,7 +17,7 @@ abstract class CountedStrategy implements AdmissionStrategy {
   }
 
   @Override
-  public final void release(long permit, Outcome outcome, long serviceNanos) {
+  public final void release(long permit, Outcome outcome, long serviceNanos, long nodeWaitNanos) {
     outstanding.decrementAndGet();
   }
 

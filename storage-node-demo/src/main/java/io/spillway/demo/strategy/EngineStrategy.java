@@ -44,8 +44,8 @@ public final class EngineStrategy implements AdmissionStrategy {
   }
 
   @Override
-  public void release(long permit, Outcome outcome, long serviceNanos) {
-    engine.release(permit, outcome, serviceNanos);
+  public void release(long permit, Outcome outcome, long serviceNanos, long nodeWaitNanos) {
+    engine.release(permit, outcome, serviceNanos, nodeWaitNanos);
   }
 
   @Override

@@ -21,6 +21,8 @@ public final class HeldRequests implements AdmissionStrategy {
   public final CompletableFuture<Outcome> released = new CompletableFuture<>();
   /** The first release's service time. */
   public final CompletableFuture<Long> releasedServiceNanos = new CompletableFuture<>();
+  /** The first release's wait for a storage thread. */
+  public final CompletableFuture<Long> releasedNodeWaitNanos = new CompletableFuture<>();
 
   @Override
   public void submit(RequestPipeline.ClassifiedRequest request, Executor executor, Callback callback) {
@@ -46,9 +48,10 @@ public final class HeldRequests implements AdmissionStrategy {
   }
 
   @Override
-  public void release(long permit, Outcome outcome, long serviceNanos) {
+  public void release(long permit, Outcome outcome, long serviceNanos, long nodeWaitNanos) {
     released.complete(outcome);
     releasedServiceNanos.complete(serviceNanos);
+    releasedNodeWaitNanos.complete(nodeWaitNanos);
   }
 
   @Override

@@ -37,7 +37,7 @@ class RejectedRequestTest {
     }
 
     @Override
-    public void release(long permit, Outcome outcome, long serviceNanos) {
+    public void release(long permit, Outcome outcome, long serviceNanos, long nodeWaitNanos) {
     }
 
     @Override

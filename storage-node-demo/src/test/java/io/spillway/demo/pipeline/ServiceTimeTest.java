@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Timeout;
 class ServiceTimeTest {
 
   @Test
-  void aQueuedRequestsServiceTimeIncludesItsWaitInTheStorageQueue() throws Exception {
+  void aQueuedRequestsServiceTimeIncludesItsWaitInTheStorageQueueAndReportsIt() throws Exception {
     final HeldRequests strategy = new HeldRequests();
     try (NodeAdmission admission = new NodeAdmission("n1", EngineConfig.defaults(), 1, p -> null, LagTargets.DEFAULTS,
         Duration.ofSeconds(1));
@@ -51,6 +51,9 @@ class ServiceTimeTest {
       final long serviceNanos = strategy.releasedServiceNanos.get(10, TimeUnit.SECONDS);
       assertThat(serviceNanos).as("the 50 ms the request waited for a storage thread with its permit")
           .isGreaterThanOrEqualTo(waitNanos);
+      final long nodeWaitNanos = strategy.releasedNodeWaitNanos.get(10, TimeUnit.SECONDS);
+      assertThat(nodeWaitNanos).as("the same wait, reported apart so the engine can tell the storage queue from"
+          + " the storage").isGreaterThanOrEqualTo(waitNanos).isLessThanOrEqualTo(serviceNanos);
     }
   }
 

@@ -74,7 +74,7 @@ class StrategiesTest {
     assertThat(d.admitted).hasSize(2);
     assertThat(d.rejected).containsExactly("BULKHEAD_FULL");
     assertThat(b.pending()).isEqualTo(2);
-    b.release(d.admitted.get(0), Outcome.SUCCESS, 1_000_000L);
+    b.release(d.admitted.get(0), Outcome.SUCCESS, 1_000_000L, 0L);
     b.submit(null, Runnable::run, d);
     assertThat(d.admitted).hasSize(3);
   }
@@ -98,7 +98,7 @@ class StrategiesTest {
       u.submit(null, Runnable::run, d);
     }
     assertThat(d.admitted).hasSize(1000);
-    u.release(0, Outcome.DROPPED, 0);
+    u.release(0, Outcome.DROPPED, 0, 0);
     assertThat(u.pending()).isEqualTo(999);
   }
 
@@ -121,8 +121,8 @@ class StrategiesTest {
     assertThat(d.admitted).hasSizeBetween(1, 99); // Gradient2's initial limit is 20
     assertThat(d.rejected).isNotEmpty().containsOnly("LIMIT_EXCEEDED");
     final long held = c.pending();
-    c.release(d.admitted.get(0), Outcome.SUCCESS, 1_000_000L);
-    c.release(d.admitted.get(0), Outcome.SUCCESS, 1_000_000L);
+    c.release(d.admitted.get(0), Outcome.SUCCESS, 1_000_000L, 0L);
+    c.release(d.admitted.get(0), Outcome.SUCCESS, 1_000_000L, 0L);
     assertThat(c.pending()).isEqualTo(held - 1);
   }
 
