@@ -16,6 +16,8 @@ import io.spillway.demo.load.LoadShape;
 import io.spillway.demo.load.TieredService;
 import io.spillway.demo.pipeline.PipelineMetrics;
 import io.spillway.demo.pipeline.StorageCost;
+import io.spillway.demo.strategy.StrategyKind;
+import io.spillway.demo.strategy.StrategySettings;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -123,6 +125,12 @@ final class DemoMode implements Callable<Integer> {
   @Mixin
   CpuHogOption cpuHog;
 
+  @Option(names = "--admission", paramLabel = "S", defaultValue = "spillway",
+      converter = CliConverters.StrategyConverter.class,
+      description = "The engine's variant: spillway, spillway-node-queue (the engine told each request's wait for a "
+          + "storage thread; docs/admission-control-loops.md#nodequeue) or codel-only (default: ${DEFAULT-VALUE}).")
+  StrategyKind admission;
+
   @Option(names = "--engine-trace", description = "Print each node's engine state (limit, queue, "
       + "READ p50/p90, shedding scopes) under every second's table.")
   boolean engineTrace;
@@ -147,12 +155,15 @@ final class DemoMode implements Callable<Integer> {
     StorageNodeMain.inRange(spec, "--rate", rate, MIN_RATE, Integer.MAX_VALUE);
     final Duration ramp = this.ramp.compareTo(duration) > 0 ? duration : this.ramp;
     final int hogThreads = cpuHog.threads();
+    StorageNodeMain.check(spec, admission.runsEngine(), "--admission",
+        admission.wireName() + " is not one of spillway, spillway-node-queue, codel-only (the demo traces the engine)");
     final NodeConfig.Builder template = template();
     final Path root = Files.createTempDirectory("spillway-demo-");
     final List<NodeConfig> configs = DemoCluster.threeNodes(template, root, "127.0.0.1", freeLoopbackPorts(3), 0);
     final EngineConfigSource engine = EngineConfigSource.loadDemo(config);
     final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    final DemoCluster cluster = new DemoCluster(configs, engine.initial(), registry);
+    final DemoCluster cluster = new DemoCluster(configs, engine.initial(), registry,
+        StrategySettings.defaults(admission, configs.get(0).storageThreads(), configs.get(0).storageCost(), 0, 0));
     final AdminHttpServer admin = new AdminHttpServer(cluster::nodes, registry,
         () -> StorageNodeMain.describe(configs, engine), () -> EngineConfigSource.yaml(cluster.engineConfig()), false);
     final Thread cleanup = new Thread(() -> stop(engine, admin, cluster, root), "demo-shutdown");

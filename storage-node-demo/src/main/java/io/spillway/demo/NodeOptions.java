@@ -129,8 +129,8 @@ final class NodeOptions {
 
   @Option(names = "--admission", paramLabel = "S", defaultValue = "spillway",
       converter = CliConverters.StrategyConverter.class,
-      description = "The node's admission strategy: spillway, none, token-bucket, bulkhead, concurrency-limits or "
-          + "codel-only (default: ${DEFAULT-VALUE}; docs/shootout.md).")
+      description = "The node's admission strategy: spillway, spillway-node-queue, none, token-bucket, bulkhead, "
+          + "concurrency-limits or codel-only (default: ${DEFAULT-VALUE}; docs/shootout.md).")
   StrategyKind admission;
 
   @Option(names = "--admission-rate", paramLabel = "N", description = "token-bucket: requests/s per node (default: "

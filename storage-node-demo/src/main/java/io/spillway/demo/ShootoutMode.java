@@ -132,6 +132,8 @@ final class ShootoutMode implements Callable<Integer> {
           s.ratePerSecond());
       case BULKHEAD -> s.kind().wireName() + ": " + s.concurrency() + " in flight per node";
       case SPILLWAY -> "spillway: the demo's embedded config";
+      case SPILLWAY_NODE_QUEUE -> "spillway-node-queue: the demo's embedded config, told each request's wait for a"
+          + " storage thread";
       case CODEL_ONLY -> "codel-only: the demo's config, rejector (PID gains 0) and scorecards off";
       case CONCURRENCY_LIMITS -> "concurrency-limits: Gradient2Limit defaults, partitions t0-t1/t2-t3/t4-t5 at "
           + "50/30/20 %";

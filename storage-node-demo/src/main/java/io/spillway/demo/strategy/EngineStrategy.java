@@ -10,21 +10,25 @@ import io.spillway.demo.pipeline.RequestPipeline.ClassifiedRequest;
 import java.util.concurrent.Executor;
 
 /**
- * Spillway's engine as the node's strategy: {@link StrategyKind#SPILLWAY} with the config as shipped, or
+ * Spillway's engine as the node's strategy: {@link StrategyKind#SPILLWAY} with the config as shipped,
+ * {@link StrategyKind#SPILLWAY_NODE_QUEUE} the same engine told each request's wait for a storage thread, or
  * {@link StrategyKind#CODEL_ONLY} with the engine built from {@link CodelOnlyConfig} (the kind only names it; the
  * config is what differs).
  */
 public final class EngineStrategy implements AdmissionStrategy {
   private final AdmissionEngine engine;
   private final StrategyKind kind;
+  private final boolean reportsNodeWaits;
 
   /** A strategy deciding with {@code engine}. */
   public EngineStrategy(AdmissionEngine engine, StrategyKind kind) {
-    if (kind != StrategyKind.SPILLWAY && kind != StrategyKind.CODEL_ONLY) {
-      throw new IllegalArgumentException("the engine strategy runs spillway or codel-only, was " + kind.wireName());
+    if (!kind.runsEngine()) {
+      throw new IllegalArgumentException("the engine strategy runs spillway, spillway-node-queue or codel-only, was "
+          + kind.wireName());
     }
     this.engine = engine;
     this.kind = kind;
+    this.reportsNodeWaits = kind == StrategyKind.SPILLWAY_NODE_QUEUE;
   }
 
   @Override
@@ -45,7 +49,11 @@ public final class EngineStrategy implements AdmissionStrategy {
 
   @Override
   public void release(long permit, Outcome outcome, long serviceNanos, long nodeWaitNanos) {
-    engine.release(permit, outcome, serviceNanos, nodeWaitNanos);
+    if (reportsNodeWaits) {
+      engine.release(permit, outcome, serviceNanos, nodeWaitNanos);
+    } else {
+      engine.release(permit, outcome, serviceNanos);
+    }
   }
 
   @Override

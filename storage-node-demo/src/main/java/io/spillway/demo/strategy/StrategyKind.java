@@ -8,6 +8,11 @@ import java.util.stream.Collectors;
 public enum StrategyKind {
   /** Spillway's engine as shipped (the demo's embedded config). */
   SPILLWAY("spillway"),
+  /**
+   * Spillway's engine as shipped, told how long each request waited for a storage thread, so that its limit keeps
+   * that queue at about one request per request at work (docs/admission-control-loops.md#nodequeue).
+   */
+  SPILLWAY_NODE_QUEUE("spillway-node-queue"),
   /** No admission: every request goes to an unbounded storage queue. */
   NONE("none"),
   /** A Resilience4j {@code RateLimiter} per node at a fixed rate. */
@@ -32,7 +37,7 @@ public enum StrategyKind {
 
   /** Whether the node admits through Spillway's engine (its limit, queues and scopes are worth tracing). */
   public boolean runsEngine() {
-    return this == SPILLWAY || this == CODEL_ONLY;
+    return this == SPILLWAY || this == SPILLWAY_NODE_QUEUE || this == CODEL_ONLY;
   }
 
   /** Parses a command-line name. */

@@ -39,6 +39,25 @@ class StrategiesTest {
   }
 
   @Test
+  void onlyTheNodeQueueKindTellsTheEngineTheStorageWait() {
+    for (StrategyKind kind : List.of(StrategyKind.SPILLWAY, StrategyKind.SPILLWAY_NODE_QUEUE)) {
+      final io.spillway.admission.AdmissionEngine engine =
+          io.spillway.admission.AdmissionEngine.create(EngineConfigSource.demoDefaults());
+      final EngineStrategy strategy = new EngineStrategy(engine, kind);
+      final long token = engine.tryAcquire(io.spillway.admission.OpType.READ, Tier.T1,
+          engine.clients().register("c"));
+      strategy.release(token, Outcome.SUCCESS, 40_000_000L, 30_000_000L);
+      engine.tick();
+      assertThat(Double.isNaN(engine.stats().nodeQueueWaiting())).as(kind.wireName())
+          .isEqualTo(kind == StrategyKind.SPILLWAY);
+    }
+    assertThat(StrategyKind.parse("spillway-node-queue")).isEqualTo(StrategyKind.SPILLWAY_NODE_QUEUE);
+    assertThatThrownBy(() -> new EngineStrategy(
+        io.spillway.admission.AdmissionEngine.create(EngineConfigSource.demoDefaults()), StrategyKind.BULKHEAD))
+        .hasMessageContaining("was bulkhead");
+  }
+
+  @Test
   void codelOnlySwitchesOffTheRejectorAndTheScorecardsOnly() {
     final EngineConfig base = EngineConfigSource.demoDefaults();
     final EngineConfig c = CodelOnlyConfig.of(base);
@@ -127,13 +146,14 @@ class StrategiesTest {
   }
 
   @Test
-  void onlySpillwayAndCodelOnlyRunTheEngine() {
+  void onlySpillwayItsNodeQueueVariantAndCodelOnlyRunTheEngine() {
     final List<StrategyKind> engine = new ArrayList<>();
     for (StrategyKind k : StrategyKind.values()) {
       if (k.runsEngine()) {
         engine.add(k);
       }
     }
-    assertThat(engine).containsExactly(StrategyKind.SPILLWAY, StrategyKind.CODEL_ONLY);
+    assertThat(engine).containsExactly(StrategyKind.SPILLWAY, StrategyKind.SPILLWAY_NODE_QUEUE,
+        StrategyKind.CODEL_ONLY);
   }
 }
