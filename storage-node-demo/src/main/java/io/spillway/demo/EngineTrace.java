@@ -64,7 +64,8 @@ public final class EngineTrace {
       final EngineStats s = n.admission().engine().stats();
       final StringBuilder b = new StringBuilder();
       b.append(String.format(Locale.ROOT,
-          "       %s busy %3.0f %% limit %3d served %4.1f node %4.1f+%4.1f inflight %3d queued %3d read p50/p90 %6.1f/%6.1f ms"
+          "       %s busy %3.0f %% limit %3d served %4.1f node %4.1f+%4.1f inflight %3d queued %3d"
+              + " read p50/p90 %6.1f/%6.1f ms"
               + " (base %5.1f) write p90 %6.1f ms (base %5.1f)%s",
           n.config().nodeId(), 100 * utilisation, s.limit(), s.servedConcurrency(), s.nodeQueueWorking(),
           s.nodeQueueWaiting(), s.inflight(), s.waiting(),

@@ -496,8 +496,8 @@ public final class ControlLoop {
       timeouts[op.ordinal()] = queues.timeoutNanos(op);
     }
     TickReport report = new TickReport(ticks, saturatedNow, probe.probing(), throughput, errors01, servedConcurrency,
-        nodeQueue.waiting(), nodeQueue.working(), scopeViews(), signalViews(), latency.intervalSnapshot(), latency.successesSnapshot(),
-        latency.smoothedP90Snapshot(), noLoadNanos.clone(), timeouts);
+        nodeQueue.waiting(), nodeQueue.working(), scopeViews(), signalViews(), latency.intervalSnapshot(),
+        latency.successesSnapshot(), latency.smoothedP90Snapshot(), noLoadNanos.clone(), timeouts);
     publishedServiceNanos = serviceNanos;
     publishedFastestNanos = fastestNanos(serviceNanos, now);
     publishedReport = report;

@@ -29,7 +29,8 @@ class NodeQueueScenarioTest {
   void theNodesQueueStaysNearOneRequestPerWorker() {
     List<PlantRun> runs = sweep(true);
     List<Double> limits = settledLimitsPerWorker(runs);
-    assertThat(median(limits)).as("settled limit / K in the 5 × phase, %s", limits).isLessThanOrEqualTo(LIMIT_PER_WORKER);
+    assertThat(median(limits)).as("settled limit / K in the 5 × phase, %s", limits)
+        .isLessThanOrEqualTo(LIMIT_PER_WORKER);
     List<Double> p90s = new ArrayList<>();
     List<Double> goodput = new ArrayList<>();
     for (PlantRun run : runs) {
