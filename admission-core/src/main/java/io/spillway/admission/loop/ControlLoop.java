@@ -318,7 +318,7 @@ public final class ControlLoop {
     }
     LatencySample nodeWaits = telemetry.nodeWait().sample();
     nodeQueue.add((long) (nodeWaits.count() * nodeWaits.meanNanos()),
-        completions > 0 ? (long) (completions * latency.meanServiceNanos()) : 0L, (int) nodeWaits.count(), dt);
+        completions > 0 ? (long) (completions * meanServiceNanos) : 0L, (int) nodeWaits.count(), dt);
     served.add(tickCompletions, (long) (dt * 1e9), now);
     for (int i = 0; i < OpType.count(); i++) {
       noLoadNanos[i] = baselines[i].nanos();

@@ -3,7 +3,6 @@ package io.spillway.admission.sim;
 import io.spillway.admission.OpType;
 import java.util.ArrayDeque;
 import java.util.SplittableRandom;
-import java.util.function.LongConsumer;
 
 /**
  * A storage node of known capacity: K workers, a base service time per op type and optional noise ({@link Noise}:
@@ -71,11 +70,6 @@ public final class SimulatedNode {
   /** How an op ends: its time from {@code execute} to completion, and the part of it it waited in the backlog. */
   public interface Done {
     void accept(long serviceNanos, long backlogNanos);
-  }
-
-  /** Starts (or backlogs) one op; {@code done} receives the service time measured from now. */
-  public void execute(OpType op, LongConsumer done) {
-    execute(op, (service, backlogWait) -> done.accept(service));
   }
 
   /** Starts (or backlogs) one op; {@code done} receives the service time measured from now and the backlog wait. */

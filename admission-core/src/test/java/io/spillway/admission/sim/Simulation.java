@@ -306,7 +306,7 @@ public final class Simulation {
   private void run(Stream s, int window, Release release, long deadline, boolean[] ended) {
     count(window, s, Reason.ADMITTED.ordinal());
     long admittedAt = clock.read();
-    node.execute(s.op, (long service, long backlogWait) -> {
+    node.execute(s.op, (service, backlogWait) -> {
       release.release(Outcome.SUCCESS, service, reportsNodeWaits ? backlogWait : -1L);
       if (deadline != Decisions.NO_DEADLINE && clock.read() > deadline) {
         lateSuccesses++;
