@@ -1,6 +1,7 @@
 package io.spillway.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.spillway.admission.control.PriorityDistribution;
 import io.spillway.admission.loop.Policy;
@@ -48,12 +49,24 @@ class SignalScopeTest {
     assertThat(lag.ratio()).isPositive();
     int cut = lag.cut();
     assertThat(cut).isBetween(2, 11);
-    Policy policy = new Policy(new Settings(EngineParams.of(EngineConfig.defaults()), 0L), set.filters(), set.cuts(), 0L, 0L,
-        new long[OpType.count()], new long[OpType.count()], TickReport.initial(EngineParams.of(EngineConfig.defaults())));
-    assertThat(policy.sheds(11, OpType.WRITE, 7, a)).isTrue();
-    assertThat(policy.sheds(11, OpType.WRITE, 3, a)).as("other partition").isFalse();
-    assertThat(policy.sheds(11, OpType.READ, 7, a)).as("reads").isFalse();
-    assertThat(policy.sheds(cut - 1, OpType.WRITE, 7, a)).as("below the cut").isFalse();
+    Policy policy = new Policy(new Settings(EngineParams.of(EngineConfig.defaults()), 0L), set.filters(),
+        set.cutPoints(), 0L, 0L, new long[OpType.count()], new long[OpType.count()],
+        TickReport.initial(EngineParams.of(EngineConfig.defaults())));
+    // The cut level sheds its share of requests, by each one's dither (arrival time and client): over many arrivals
+    // the shed fraction is the share; other partitions, other op types and lower levels are never shed.
+    double share = 1.0 - (lag.cutPoint() - ((long) cut << 32)) * 0x1p-32;
+    assertThat(share).isBetween(0.0, 1.0);
+    int shed = 0;
+    for (long now = 0; now < 10_000; now++) {
+      shed += policy.sheds(cut, OpType.WRITE, 7, a, now * 997) ? 1 : 0;
+      assertThat(policy.sheds(11, OpType.WRITE, 3, a, now)).as("other partition").isFalse();
+      assertThat(policy.sheds(11, OpType.READ, 7, a, now)).as("reads").isFalse();
+      assertThat(policy.sheds(cut - 1, OpType.WRITE, 7, a, now)).as("below the cut").isFalse();
+      if (cut < 11) {
+        assertThat(policy.sheds(cut + 1, OpType.WRITE, 7, a, now)).as("above the cut").isTrue();
+      }
+    }
+    assertThat(shed / 10_000.0).as("shed share of the cut level").isCloseTo(share, within(0.02));
     // Rebuilding keeps the PID state of surviving scopes.
     RejectorSet rebuilt = RejectorSet.build(signals, set,
         scope -> new ScopeRejector(scope, null, PidConfig.defaults(), () -> 0L, 12));

@@ -34,13 +34,15 @@ class StaleServiceTimeDeadlineTest {
     for (int tick = 0; tick < 30; tick++) { // quiet: 2 reads a tick, the no-load latency 40 ms
       tick(2, 2);
     }
-    for (int tick = 0; tick < 2; tick++) { // the burst: 200 reads offered a tick, 64 admitted, 1.28 s each
-      tick(200, Integer.MAX_VALUE);
-    }
+    tick(200, Integer.MAX_VALUE); // the burst: 200 reads offered, 64 admitted, 1.28 s each
     assertThat(engine.stats().serviceTimeNanos(OpType.READ)).as("the estimate the burst left")
         .isGreaterThan(1_000 * MS);
 
-    assertThat(idleReads(100)).as("an idle node with 1 s to spare on every read").containsOnly("ADMITTED");
+    List<String> answers = idleReads(100);
+    assertThat(answers).as("an idle node with 1 s to spare on every read").doesNotContain("DEADLINE");
+    // In the first tick after the burst the rejection ratio it raised is still decaying, and sheds a part of the
+    // tier's one client; from the second tick on nothing is refused.
+    assertThat(answers.subList(10, 100)).containsOnly("ADMITTED");
   }
 
   @Test

@@ -77,7 +77,8 @@ public final class Cohorts {
     return cohortsPerTier;
   }
 
-  static long fmix64(long k) {
+  /** MurmurHash3's 64-bit finaliser: every input bit reaches every output bit. */
+  public static long fmix64(long k) {
     k ^= k >>> 33;
     k *= 0xff51afd7ed558ccdL;
     k ^= k >>> 33;

@@ -140,6 +140,42 @@ public final class PriorityDistribution {
   }
 
   /**
+   * The share of the cut level's own recent requests to reject, so that together with every level above it the
+   * rejected share of recent sheddable traffic is the ratio itself rather than up to one level more. A level is one
+   * cohort of one tier, and a tier of a few clients puts all its traffic in a few levels: rejecting the cut level
+   * whole made the shed share jump between "all of this client" and "none of it" from tick to tick, and the node's
+   * queue ran dry in the ticks of "all" (see {@code Policy#sheds}). Control thread; allocation-free.
+   *
+   * @param ratio the ratio the cut was chosen for
+   * @param firstSheddableLevel as for {@link #cut(double, int)}
+   * @param cut the cut in force (the guard's or the tier margin's, or the ratio's own)
+   * @return in [0, 1]: 1 for a cut held above the ratio's own (it sheds less than asked already), an empty level or
+   *     no cut ({@code levels}: no level there); 0 for no ratio
+   */
+  public double cutLevelShare(double ratio, int firstSheddableLevel, int cut) {
+    if (cut >= levels) {
+      return 1.0;
+    }
+    if (!(ratio > 0.0)) {
+      return 0.0;
+    }
+    int first = Math.max(0, Math.min(levels, firstSheddableLevel));
+    if (ratio >= 1.0 || cut < first || !(weights[cut] > 0.0)) {
+      return 1.0;
+    }
+    double total = 0.0;
+    double above = 0.0;
+    for (int i = first; i < levels; i++) {
+      total += weights[i];
+      if (i > cut) {
+        above += weights[i];
+      }
+    }
+    double share = (ratio * total - above) / weights[cut];
+    return Math.max(0.0, Math.min(1.0, share));
+  }
+
+  /**
    * The priority cut for a rejection ratio that moves into a more important tier than the {@code current} cut's
    * only when the ratio is past that boundary by {@code margin} (a fraction of the ratio): a one-sided Schmitt
    * trigger at each tier boundary. A ratio that wanders around a boundary would otherwise move the cut from tier to

@@ -501,7 +501,7 @@ public final class ControlLoop {
     publishedServiceNanos = serviceNanos;
     publishedFastestNanos = fastestNanos(serviceNanos, now);
     publishedReport = report;
-    publisher.accept(new Policy(settings, rejectors.filters(), rejectors.cuts(), retry.drainNanos(),
+    publisher.accept(new Policy(settings, rejectors.filters(), rejectors.cutPoints(), retry.drainNanos(),
         retry.shedNanos(), serviceNanos, publishedFastestNanos, report));
   }
 
@@ -624,7 +624,7 @@ public final class ControlLoop {
    */
   private void republish() {
     publishedReport = publishedReport.withScopes(scopeViews(), signalViews());
-    publisher.accept(new Policy(settings, rejectors.filters(), rejectors.cuts(), retry.drainNanos(),
+    publisher.accept(new Policy(settings, rejectors.filters(), rejectors.cutPoints(), retry.drainNanos(),
         retry.shedNanos(), publishedServiceNanos, publishedFastestNanos, publishedReport));
   }
 

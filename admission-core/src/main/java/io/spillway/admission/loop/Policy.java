@@ -3,6 +3,7 @@ package io.spillway.admission.loop;
 import io.spillway.admission.ClientHandle;
 import io.spillway.admission.OpType;
 import io.spillway.admission.Reason;
+import io.spillway.admission.control.Cohorts;
 import io.spillway.admission.path.EngineParams;
 import io.spillway.admission.path.InflightLimiter;
 import io.spillway.admission.path.Telemetry;
@@ -10,7 +11,7 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * What the control loop decided, as one immutable snapshot that request threads read through one volatile
- * reference: the configuration-derived {@link Settings}, each scope's priority cut, the retry-after bases and the
+ * reference: the configuration-derived {@link Settings}, each scope's priority cut point, the retry-after bases and the
  * service time each op type is charged and judged by. The loop builds a new one at every tick and reconfiguration
  * and publishes it; a request reads it once and decides on that one snapshot, so a decision never mixes two ticks.
  *
@@ -25,8 +26,9 @@ public final class Policy {
 
   public final Settings settings;
   private final ScopeFilter[] scopes;
-  private final int[] cuts;
-  /** The lowest cut of any scope: a level below it is shed by no scope (the fast path's first test). */
+  /** Per scope, its {@linkplain ScopeRejector#cutPoint cut point}: level × 2^32 + the cut level's kept share. */
+  private final long[] cutPoints;
+  /** The lowest cut level of any scope: a level below it is shed by no scope (the fast path's first test). */
   private final int lowestCut;
   private final long drainNanos;
   private final long shedNanos;
@@ -37,20 +39,21 @@ public final class Policy {
   private final TickReport report;
 
   /**
-   * @param scopes the scopes, ALL first, and {@code cuts} their priority cuts (the arrays are owned from now on)
+   * @param scopes the scopes, ALL first, and {@code cutPoints} their {@linkplain ScopeRejector#cutPoint cut points}
+   *     (the arrays are owned from now on)
    * @param drainNanos the waiting room's expected drain time (base of every hint but SHED_TIER's)
    * @param shedNanos the time for the rejection ratio to fall back to zero (base of SHED_TIER's hint)
    * @param serviceNanos per op type ordinal, the service-time estimate (owned from now on)
    * @param fastestNanos per op type ordinal, the least time a request admitted now takes (owned from now on)
    */
-  public Policy(Settings settings, ScopeFilter[] scopes, int[] cuts, long drainNanos, long shedNanos, long[] serviceNanos,
+  public Policy(Settings settings, ScopeFilter[] scopes, long[] cutPoints, long drainNanos, long shedNanos, long[] serviceNanos,
       long[] fastestNanos, TickReport report) {
     this.settings = settings;
     this.scopes = scopes;
-    this.cuts = cuts;
+    this.cutPoints = cutPoints;
     int lowest = Integer.MAX_VALUE;
-    for (int cut : cuts) {
-      lowest = Math.min(lowest, cut);
+    for (long point : cutPoints) {
+      lowest = Math.min(lowest, (int) (point >>> 32));
     }
     this.lowestCut = lowest;
     this.drainNanos = drainNanos;
@@ -63,17 +66,23 @@ public final class Policy {
   /** The policy of an engine before its first tick: nothing shed, the configured initial service times. */
   public static Policy initial(Settings settings) {
     EngineParams c = settings.config;
-    return new Policy(settings, new ScopeFilter[0], new int[0], 0L, c.pidTickNanos,
+    return new Policy(settings, new ScopeFilter[0], new long[0], 0L, c.pidTickNanos,
         c.queuesInitialServiceTimeNanos.clone(), c.queuesInitialServiceTimeNanos.clone(), TickReport.initial(c));
   }
 
-  /** Whether any scope that covers this request sheds its level; allocation-free. */
-  public boolean sheds(int level, OpType op, int partition, ClientHandle client) {
+  /**
+   * Whether any scope that covers this request sheds it; allocation-free. Levels above a scope's cut are shed
+   * whole; at the cut level a request is shed when its dither, a hash of its arrival time and client, falls in the
+   * level's shed share: the same request always gets the same answer (a deterministic simulation stays so), and
+   * requests arriving at different times are shed independently.
+   */
+  public boolean sheds(int level, OpType op, int partition, ClientHandle client, long nowNanos) {
     if (level < lowestCut) {
       return false;
     }
-    for (int i = 0; i < cuts.length; i++) {
-      if (level >= cuts[i] && scopes[i].matches(op, partition, client)) {
+    long point = ((long) level << 32) | (Cohorts.fmix64(nowNanos ^ client.hash()) >>> 32);
+    for (int i = 0; i < cutPoints.length; i++) {
+      if (point >= cutPoints[i] && scopes[i].matches(op, partition, client)) {
         return true;
       }
     }
@@ -101,7 +110,7 @@ public final class Policy {
 
   /** The ALL scope's cut (the number of levels before the first tick: nothing shed). */
   public int allCut() {
-    return cuts.length == 0 ? settings.config.levels() : cuts[0];
+    return cutPoints.length == 0 ? settings.config.levels() : (int) (cutPoints[0] >>> 32);
   }
 
   /** What the loop measured at the tick that built this policy; for the stats view. */

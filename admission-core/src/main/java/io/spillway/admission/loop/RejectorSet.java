@@ -31,13 +31,13 @@ public final class RejectorSet {
     return filters;
   }
 
-  /** A new array of the scopes' current cuts, in {@link #rejectors()} order. */
-  public int[] cuts() {
-    int[] cuts = new int[rejectors.length];
-    for (int i = 0; i < cuts.length; i++) {
-      cuts[i] = rejectors[i].cut();
+  /** A new array of the scopes' current {@linkplain ScopeRejector#cutPoint cut points}, in {@link #rejectors()} order. */
+  public long[] cutPoints() {
+    long[] points = new long[rejectors.length];
+    for (int i = 0; i < points.length; i++) {
+      points[i] = rejectors[i].cutPoint();
     }
-    return cuts;
+    return points;
   }
 
   public ScopeRejector[] rejectors() {

@@ -14,14 +14,16 @@ import io.spillway.pid.PidController;
 /**
  * The rejector of one {@link SignalScope} (Uber Cinnamon, 2023): a PID controller turns the scope's overload error
  * into a rejection ratio, never into a limit; the ratio becomes a priority cut over the recent distribution of
- * priority levels, and a request of this scope whose level is at or above the cut is shed. Higher levels are less
- * important, so tiers go strictly from T5 towards T0, one cohort at a time.
+ * priority levels, and a request of this scope whose level is above the cut is shed, and at the cut level the share
+ * of requests that brings the shed share of recent traffic to the ratio (a dither per request, so a tier of one
+ * client is dimmed, not switched). Higher levels are less important, so tiers go strictly from T5 towards T0, one
+ * cohort at a time.
  *
  * <p>PID: REVERSE action, setpoint 0, measurement = the scope's largest normalised error
  * {@code (value − target) / target} (for the ALL scope also Cinnamon's {@code (in − out − free) / out}), output
  * clamped to [0, pidMaxRejectionRatio] with the controller's conditional-integration anti-windup, so the ratio
  * leaves a bound on the first tick the error changes sign. Control thread only: request threads see the scope's
- * {@link #filter} and {@link #cut} through the tick's {@link Policy}.
+ * {@link #filter} and {@link #cutPoint} through the tick's {@link Policy}.
  */
 public final class ScopeRejector {
 
@@ -83,6 +85,8 @@ public final class ScopeRejector {
   /** Per signal, the forecast of an embedder's backlog signal (null for the engine's own signals). */
   private BacklogForecast[] forecasts = new BacklogForecast[0];
   private int cut;
+  /** The share of the cut level's requests shed ({@link PriorityDistribution#cutLevelShare}). */
+  private double cutShare;
   private double ratio;
   private double measurement = Double.NaN;
   private double externalError = Double.NaN;
@@ -218,6 +222,7 @@ public final class ScopeRejector {
     int next = releaseAtOnce || !ownSignalsOnly() ? wanted : guard.bound(wanted, levelsPerTier, now);
     heldBack = next > wanted;
     cut = Math.max(firstSheddableLevel, Math.min(distribution.levels(), next));
+    cutShare = distribution.cutLevelShare(r, firstSheddableLevel, cut);
   }
 
   /**
@@ -239,6 +244,7 @@ public final class ScopeRejector {
     pid.retune(pidConfig);
     ratio = pid.output();
     cut = newCut; // levels (shed nothing) if the distribution was rebuilt; the next tick recomputes it
+    cutShare = 1.0;
   }
 
   public double ratio() {
@@ -247,6 +253,16 @@ public final class ScopeRejector {
 
   public int cut() {
     return cut;
+  }
+
+  /**
+   * The cut as a point on the fine priority scale {@code level × 2^32 + dither}, where a request's dither is
+   * uniform in [0, 2^32): a request at or above it is shed, so every level above the cut is shed whole and the cut
+   * level in the share {@link #cutShare} of its requests.
+   */
+  public long cutPoint() {
+    long kept = Math.round((1.0 - cutShare) * 0x1p32);
+    return ((long) cut << 32) + kept;
   }
 
   double measurement() {

@@ -111,7 +111,7 @@ public final class AdmissionPath {
     }
     int cohort = s.cohortCache.cohort(client, nowNanos);
     int level = t * s.cohortsPerTier + cohort;
-    if (level >= s.firstSheddableLevel && p.sheds(level, op, partition, client)) {
+    if (level >= s.firstSheddableLevel && p.sheds(level, op, partition, client, nowNanos)) {
       if (!s.dryRun) {
         return refuse(p, Reason.SHED_TIER, t, cohort, op, client, units, nowNanos);
       }

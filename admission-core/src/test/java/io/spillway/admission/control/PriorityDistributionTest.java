@@ -2,6 +2,7 @@ package io.spillway.admission.control;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -58,6 +59,32 @@ class PriorityDistributionTest {
     assertThat(d.cut(0.3, first, LEVELS, COHORTS, 0.1)).isEqualTo(d.cut(0.3, first));
     // Within a tier the cut follows the ratio.
     assertThat(d.cut(0.25, first, d.cut(0.22, first), COHORTS, 0.1)).isEqualTo(d.cut(0.25, first));
+  }
+
+  @Test
+  void theCutLevelShedsTheShareThatMakesTheRatioExactForATierOfOneClient() {
+    // Six tiers of one client each (one level per tier): T1 20, T2 30, T3..T5 50 recent requests each.
+    PriorityDistribution d = new PriorityDistribution(LEVELS, 1_000_000);
+    int[] weights = {0, 20, 30, 50, 50, 50};
+    for (int t = 1; t < TIERS; t++) {
+      d.record(t * COHORTS + 7, weights[t]);
+    }
+    d.roll();
+    int first = COHORTS; // 200 sheddable requests
+    // 0.8 asks for 160: T3..T5 (150) whole, and 10 of T2's 30. The cut alone would shed 180 (0.9).
+    assertThat(d.cut(0.8, first)).isEqualTo(2 * COHORTS + 7);
+    assertThat(d.cutLevelShare(0.8, first, 2 * COHORTS + 7)).isCloseTo(10.0 / 30, within(1e-9));
+    // Exactly a tier boundary: the level shed whole.
+    assertThat(d.cutLevelShare(0.75, first, d.cut(0.75, first))).isCloseTo(1.0, within(1e-9));
+    // A cut held above the ratio's own (the tier guard, the margin) sheds less than asked: its level whole.
+    assertThat(d.cutLevelShare(0.8, first, 3 * COHORTS + 7)).isEqualTo(1.0);
+    // An empty level, no cut, no ratio, the whole ratio.
+    assertThat(d.cutLevelShare(0.8, first, 3 * COHORTS)).isEqualTo(1.0);
+    assertThat(d.cutLevelShare(0.8, first, LEVELS)).isEqualTo(1.0);
+    assertThat(d.cutLevelShare(0.0, first, 5 * COHORTS + 7)).isEqualTo(0.0);
+    assertThat(d.cutLevelShare(1.0, first, first)).isEqualTo(1.0);
+    // A cut below the ratio's own (sheds more than asked): none of its level.
+    assertThat(d.cutLevelShare(0.1, first, 2 * COHORTS + 7)).isEqualTo(0.0);
   }
 
   @Test
