@@ -8,6 +8,7 @@ import io.spillway.demo.EngineTrace;
 import io.spillway.demo.NodeConfig;
 import io.spillway.demo.StorageNode;
 import io.spillway.demo.load.CallStats.CallSample;
+import io.spillway.demo.load.CallerPlan;
 import io.spillway.demo.load.CallerRun;
 import io.spillway.demo.strategy.StrategySettings;
 import java.io.IOException;
@@ -59,8 +60,11 @@ final class StrategyRun {
       for (StorageNode n : cluster.nodes()) {
         targets.add(new InetSocketAddress("127.0.0.1", n.respAddress().getPort()));
       }
-      final CallerRun callers = new CallerRun(Callers.plans(targets, Scenario.OVERLOAD * scenario.capacity()),
-          scenario.schedule(), 10_000, 100, 100_000);
+      final List<CallerPlan> plans = Callers.plans(targets, Scenario.OVERLOAD * scenario.capacity());
+      progress.printf(Locale.ROOT, "  %-18s warm-up %.0f s at %.1fxC (not measured)%n", name,
+          scenario.warmUp().duration().toMillis() / 1e3, Scenario.WARM_UP);
+      new CallerRun(plans, scenario.warmUp(), 10_000, 100, 100_000).run(elapsed -> { });
+      final CallerRun callers = new CallerRun(plans, scenario.schedule(), 10_000, 100, 100_000);
       final EngineTrace trace = engineTrace && strategy.kind().runsEngine() ? new EngineTrace(cluster.nodes()) : null;
       try (NodeSampler sampler = new NodeSampler(() -> pending(cluster), callers.threads())) {
         callers.run(elapsed -> {
