@@ -127,9 +127,8 @@ final class DemoMode implements Callable<Integer> {
 
   @Option(names = "--admission", paramLabel = "S", defaultValue = "spillway",
       converter = CliConverters.StrategyConverter.class,
-      description = "The engine's variant: spillway (told each request's wait for a storage thread; "
-          + "docs/admission-control-loops.md#nodequeue), spillway-without-node-wait (not told) or codel-only "
-          + "(default: ${DEFAULT-VALUE}).")
+      description = "The engine's variant: spillway, spillway-node-queue (the engine told each request's wait for a "
+          + "storage thread; docs/admission-control-loops.md#nodequeue) or codel-only (default: ${DEFAULT-VALUE}).")
   StrategyKind admission;
 
   @Option(names = "--engine-trace", description = "Print each node's engine state (limit, queue, "
@@ -157,8 +156,7 @@ final class DemoMode implements Callable<Integer> {
     final Duration ramp = this.ramp.compareTo(duration) > 0 ? duration : this.ramp;
     final int hogThreads = cpuHog.threads();
     StorageNodeMain.check(spec, admission.runsEngine(), "--admission",
-        admission.wireName() + " is not one of spillway, spillway-without-node-wait, codel-only (the demo traces the "
-            + "engine)");
+        admission.wireName() + " is not one of spillway, spillway-node-queue, codel-only (the demo traces the engine)");
     final NodeConfig.Builder template = template();
     final Path root = Files.createTempDirectory("spillway-demo-");
     final List<NodeConfig> configs = DemoCluster.threeNodes(template, root, "127.0.0.1", freeLoopbackPorts(3), 0);

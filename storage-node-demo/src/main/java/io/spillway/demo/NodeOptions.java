@@ -129,7 +129,7 @@ final class NodeOptions {
 
   @Option(names = "--admission", paramLabel = "S", defaultValue = "spillway",
       converter = CliConverters.StrategyConverter.class,
-      description = "The node's admission strategy: spillway, spillway-without-node-wait, none, token-bucket, bulkhead, "
+      description = "The node's admission strategy: spillway, spillway-node-queue, none, token-bucket, bulkhead, "
           + "concurrency-limits or codel-only (default: ${DEFAULT-VALUE}; docs/shootout.md).")
   StrategyKind admission;
 

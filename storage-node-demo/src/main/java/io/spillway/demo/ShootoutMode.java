@@ -71,7 +71,7 @@ final class ShootoutMode implements Callable<Integer> {
   StorageCost cost;
 
   @Option(names = "--engine-trace", description = "Print each node's engine state under every second, as the demo "
-      + "does, for the strategies that run the engine (spillway, spillway-without-node-wait, codel-only).")
+      + "does, for the strategies that run the engine (spillway, codel-only).")
   boolean engineTrace;
 
   @Option(names = "--partitions", paramLabel = "N", defaultValue = "" + NodeConfig.DEFAULT_PARTITIONS,
@@ -131,9 +131,10 @@ final class ShootoutMode implements Callable<Integer> {
       case TOKEN_BUCKET -> String.format(Locale.ROOT, "%s: %.0f requests/s per node", s.kind().wireName(),
           s.ratePerSecond());
       case BULKHEAD -> s.kind().wireName() + ": " + s.concurrency() + " in flight per node";
-      case SPILLWAY -> "spillway: the demo's embedded config, told each request's wait for a storage thread";
-      case SPILLWAY_WITHOUT_NODE_WAIT -> "spillway-without-node-wait: the demo's embedded config, not told the waits";
-      case CODEL_ONLY -> "codel-only: the demo's config, rejector (PID gains 0) and scorecards off, told the waits";
+      case SPILLWAY -> "spillway: the demo's embedded config";
+      case SPILLWAY_NODE_QUEUE -> "spillway-node-queue: the demo's embedded config, told each request's wait for a"
+          + " storage thread";
+      case CODEL_ONLY -> "codel-only: the demo's config, rejector (PID gains 0) and scorecards off";
       case CONCURRENCY_LIMITS -> "concurrency-limits: Gradient2Limit defaults, partitions t0-t1/t2-t3/t4-t5 at "
           + "50/30/20 %";
       case NONE -> "none: unbounded storage queue";

@@ -344,7 +344,7 @@ class StorageNodeMainTest {
             "Invalid value for option '--storage-cost-ms': '2,4,2000' is out of range (each cost in [0, 1000] ms)"),
         Arguments.of(List.of("demo", "--cpu-hog", "65"), "Invalid value for option '--cpu-hog': 65 is not in [0, 64]"),
         Arguments.of(List.of("demo", "--admission", "bulkhead"), "Invalid value for option '--admission': bulkhead is"
-            + " not one of spillway, spillway-without-node-wait, codel-only (the demo traces the engine)"),
+            + " not one of spillway, spillway-node-queue, codel-only (the demo traces the engine)"),
         Arguments.of(List.of("demo", "--cpu-hog", "-1"), "Invalid value for option '--cpu-hog': -1 is not in [0, 64]"),
         Arguments.of(List.of("demo", "--cpu-hog", "two"), "Invalid value for option '--cpu-hog': 'two' is not an int"),
         Arguments.of(List.of("demo", "--cpu-hog"), "Missing required parameter for option '--cpu-hog' (N)"),
@@ -357,7 +357,7 @@ class StorageNodeMainTest {
         Arguments.of(List.of("cluster", "--default-tier", "t9"),
             "Invalid value for option '--default-tier': 't9' is not a tier (t0..t5)"),
         Arguments.of(List.of("cluster", "--admission", "magic"), "Invalid value for option '--admission': 'magic' is "
-            + "not a strategy (spillway, spillway-without-node-wait, none, token-bucket, bulkhead, concurrency-limits, "
+            + "not a strategy (spillway, spillway-node-queue, none, token-bucket, bulkhead, concurrency-limits, "
             + "codel-only)"),
         Arguments.of(List.of("cluster", "--admission", "bulkhead", "--admission-concurrency", "-3"),
             "Invalid value for option '--admission-concurrency': -3 is not in [0, 100000]"),
@@ -405,7 +405,7 @@ class StorageNodeMainTest {
         Arguments.of(List.of("verify", "--ledger", "x", "--timeout-ms", "0"),
             "Invalid value for option '--timeout-ms': 0 is not >= 1"),
         Arguments.of(List.of("shootout", "--strategies", "spillway,fast"), "Invalid value for option '--strategies' "
-            + "(NAME): 'fast' is not a strategy (spillway, spillway-without-node-wait, none, token-bucket, bulkhead, "
+            + "(NAME): 'fast' is not a strategy (spillway, spillway-node-queue, none, token-bucket, bulkhead, "
             + "concurrency-limits, codel-only)"),
         Arguments.of(List.of("shootout", "--scale", "0"), "Invalid value for option '--scale': 0.0 is not > 0"),
         Arguments.of(List.of("shootout", "--callers", "polite"),

@@ -10,10 +10,10 @@ import io.spillway.demo.pipeline.RequestPipeline.ClassifiedRequest;
 import java.util.concurrent.Executor;
 
 /**
- * Spillway's engine as the node's strategy: {@link StrategyKind#SPILLWAY} with the config as shipped, or
- * {@link StrategyKind#CODEL_ONLY} with the engine built from {@link CodelOnlyConfig}, each told every request's wait
- * for a storage thread at release; or {@link StrategyKind#SPILLWAY_WITHOUT_NODE_WAIT}, the shipped engine not told
- * the waits. (The kind only names the engine; the config is what differs.)
+ * Spillway's engine as the node's strategy: {@link StrategyKind#SPILLWAY} with the config as shipped,
+ * {@link StrategyKind#SPILLWAY_NODE_QUEUE} the same engine told each request's wait for a storage thread, or
+ * {@link StrategyKind#CODEL_ONLY} with the engine built from {@link CodelOnlyConfig} (the kind only names it; the
+ * config is what differs).
  */
 public final class EngineStrategy implements AdmissionStrategy {
   private final AdmissionEngine engine;
@@ -23,12 +23,12 @@ public final class EngineStrategy implements AdmissionStrategy {
   /** A strategy deciding with {@code engine}. */
   public EngineStrategy(AdmissionEngine engine, StrategyKind kind) {
     if (!kind.runsEngine()) {
-      throw new IllegalArgumentException("the engine strategy runs spillway, spillway-without-node-wait or codel-only, was "
+      throw new IllegalArgumentException("the engine strategy runs spillway, spillway-node-queue or codel-only, was "
           + kind.wireName());
     }
     this.engine = engine;
     this.kind = kind;
-    this.reportsNodeWaits = kind != StrategyKind.SPILLWAY_WITHOUT_NODE_WAIT;
+    this.reportsNodeWaits = kind == StrategyKind.SPILLWAY_NODE_QUEUE;
   }
 
   @Override

@@ -15,7 +15,7 @@ public final class Strategies {
    */
   public static AdmissionStrategy create(StrategySettings settings, String nodeId, NodeAdmission admission) {
     return switch (settings.kind()) {
-      case SPILLWAY, SPILLWAY_WITHOUT_NODE_WAIT, CODEL_ONLY -> new EngineStrategy(admission.engine(), settings.kind());
+      case SPILLWAY, SPILLWAY_NODE_QUEUE, CODEL_ONLY -> new EngineStrategy(admission.engine(), settings.kind());
       case NONE -> new UnboundedStrategy();
       case TOKEN_BUCKET -> new TokenBucketStrategy(nodeId + "-token-bucket", settings.ratePerSecond());
       case BULKHEAD -> new BulkheadStrategy(nodeId + "-bulkhead", settings.concurrency());

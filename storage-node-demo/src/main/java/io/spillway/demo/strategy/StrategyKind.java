@@ -6,17 +6,13 @@ import java.util.stream.Collectors;
 
 /** The admission strategies a node can run ({@code --admission}). */
 public enum StrategyKind {
-  /**
-   * Spillway's engine as shipped (the demo's embedded config), told how long each request waited for a storage
-   * thread, so that its limit keeps that queue at about one request per request at work
-   * (docs/admission-control-loops.md#nodequeue).
-   */
+  /** Spillway's engine as shipped (the demo's embedded config). */
   SPILLWAY("spillway"),
   /**
-   * The same engine not told the waits, as an embedder without a queue of its own to report: its limit follows the
-   * latency it learned alone.
+   * Spillway's engine as shipped, told how long each request waited for a storage thread, so that its limit keeps
+   * that queue at about one request per request at work (docs/admission-control-loops.md#nodequeue).
    */
-  SPILLWAY_WITHOUT_NODE_WAIT("spillway-without-node-wait"),
+  SPILLWAY_NODE_QUEUE("spillway-node-queue"),
   /** No admission: every request goes to an unbounded storage queue. */
   NONE("none"),
   /** A Resilience4j {@code RateLimiter} per node at a fixed rate. */
@@ -41,7 +37,7 @@ public enum StrategyKind {
 
   /** Whether the node admits through Spillway's engine (its limit, queues and scopes are worth tracing). */
   public boolean runsEngine() {
-    return this == SPILLWAY || this == SPILLWAY_WITHOUT_NODE_WAIT || this == CODEL_ONLY;
+    return this == SPILLWAY || this == SPILLWAY_NODE_QUEUE || this == CODEL_ONLY;
   }
 
   /** Parses a command-line name. */

@@ -39,9 +39,8 @@ class StrategiesTest {
   }
 
   @Test
-  void everyEngineKindButOneTellsTheEngineTheStorageWait() {
-    for (StrategyKind kind : List.of(StrategyKind.SPILLWAY, StrategyKind.SPILLWAY_WITHOUT_NODE_WAIT,
-        StrategyKind.CODEL_ONLY)) {
+  void onlyTheNodeQueueKindTellsTheEngineTheStorageWait() {
+    for (StrategyKind kind : List.of(StrategyKind.SPILLWAY, StrategyKind.SPILLWAY_NODE_QUEUE)) {
       final io.spillway.admission.AdmissionEngine engine =
           io.spillway.admission.AdmissionEngine.create(EngineConfigSource.demoDefaults());
       final EngineStrategy strategy = new EngineStrategy(engine, kind);
@@ -50,9 +49,9 @@ class StrategiesTest {
       strategy.release(token, Outcome.SUCCESS, 40_000_000L, 30_000_000L);
       engine.tick();
       assertThat(Double.isNaN(engine.stats().nodeQueueWaiting())).as(kind.wireName())
-          .isEqualTo(kind == StrategyKind.SPILLWAY_WITHOUT_NODE_WAIT);
+          .isEqualTo(kind == StrategyKind.SPILLWAY);
     }
-    assertThat(StrategyKind.parse("spillway-without-node-wait")).isEqualTo(StrategyKind.SPILLWAY_WITHOUT_NODE_WAIT);
+    assertThat(StrategyKind.parse("spillway-node-queue")).isEqualTo(StrategyKind.SPILLWAY_NODE_QUEUE);
     assertThatThrownBy(() -> new EngineStrategy(
         io.spillway.admission.AdmissionEngine.create(EngineConfigSource.demoDefaults()), StrategyKind.BULKHEAD))
         .hasMessageContaining("was bulkhead");
@@ -154,7 +153,7 @@ class StrategiesTest {
         engine.add(k);
       }
     }
-    assertThat(engine).containsExactly(StrategyKind.SPILLWAY, StrategyKind.SPILLWAY_WITHOUT_NODE_WAIT,
+    assertThat(engine).containsExactly(StrategyKind.SPILLWAY, StrategyKind.SPILLWAY_NODE_QUEUE,
         StrategyKind.CODEL_ONLY);
   }
 }
