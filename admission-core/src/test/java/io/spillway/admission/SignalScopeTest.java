@@ -45,6 +45,8 @@ class SignalScopeTest {
     }
     distribution.roll();
     ScopeRejector lag = set.rejectors()[1];
+    assertThat(lag.cutPoint()).as("a scope not yet updated sheds nothing: exactly levels x 2^32")
+        .isEqualTo(12L << 32);
     lag.update(1.0, distribution, 2);
     assertThat(lag.ratio()).isPositive();
     int cut = lag.cut();

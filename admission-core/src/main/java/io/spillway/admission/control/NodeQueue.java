@@ -10,8 +10,8 @@ package io.spillway.admission.control;
  *
  * <p>Why: TCP Vegas keeps the packets queued at the bottleneck between two small bounds, estimating them as
  * {@code cwnd × (1 − baseRTT / RTT)} from a base round-trip time it has to learn. A node that knows when each
- * request started to run measures the queue instead: a busy host or a slow disk stretches the work, not the wait, so it is
- * never read as a queue, and a base latency learned while the queue stood (a probe pinned above the node's
+ * request started to run measures the queue instead: a busy host or a slow disk stretches the work, not the wait,
+ * so it is never read as a queue, and a base latency learned while the queue stood (a probe pinned above the node's
  * parallelism) cannot hide one. The engine keeps at most {@code perWorker} requests waiting for each one at work
  * ({@link #cap}), which is what a fixed bulkhead sized for the node does, found from the node's own figures.
  *

@@ -11,8 +11,8 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * What the control loop decided, as one immutable snapshot that request threads read through one volatile
- * reference: the configuration-derived {@link Settings}, each scope's priority cut point, the retry-after bases and the
- * service time each op type is charged and judged by. The loop builds a new one at every tick and reconfiguration
+ * reference: the configuration-derived {@link Settings}, each scope's priority cut point, the retry-after bases and
+ * the service time each op type is charged and judged by. The loop builds a new one at every tick and reconfiguration
  * and publishes it; a request reads it once and decides on that one snapshot, so a decision never mixes two ticks.
  *
  * <p>The inflight limit is the one decision that is not in the snapshot: it lives in the {@link InflightLimiter}'s
@@ -46,8 +46,8 @@ public final class Policy {
    * @param serviceNanos per op type ordinal, the service-time estimate (owned from now on)
    * @param fastestNanos per op type ordinal, the least time a request admitted now takes (owned from now on)
    */
-  public Policy(Settings settings, ScopeFilter[] scopes, long[] cutPoints, long drainNanos, long shedNanos, long[] serviceNanos,
-      long[] fastestNanos, TickReport report) {
+  public Policy(Settings settings, ScopeFilter[] scopes, long[] cutPoints, long drainNanos, long shedNanos,
+      long[] serviceNanos, long[] fastestNanos, TickReport report) {
     this.settings = settings;
     this.scopes = scopes;
     this.cutPoints = cutPoints;

@@ -31,7 +31,7 @@ public final class RejectorSet {
     return filters;
   }
 
-  /** A new array of the scopes' current {@linkplain ScopeRejector#cutPoint cut points}, in {@link #rejectors()} order. */
+  /** A new array of the scopes' current {@linkplain ScopeRejector#cutPoint cut points}, in rejectors() order. */
   public long[] cutPoints() {
     long[] points = new long[rejectors.length];
     for (int i = 0; i < points.length; i++) {

@@ -85,8 +85,11 @@ public final class ScopeRejector {
   /** Per signal, the forecast of an embedder's backlog signal (null for the engine's own signals). */
   private BacklogForecast[] forecasts = new BacklogForecast[0];
   private int cut;
-  /** The share of the cut level's requests shed ({@link PriorityDistribution#cutLevelShare}). */
-  private double cutShare;
+  /**
+   * The share of the cut level's requests shed ({@link PriorityDistribution#cutLevelShare}); 1 until the first
+   * update, so that a scope with no cut yet publishes exactly {@code levels × 2^32}: nothing shed.
+   */
+  private double cutShare = 1.0;
   private double ratio;
   private double measurement = Double.NaN;
   private double externalError = Double.NaN;

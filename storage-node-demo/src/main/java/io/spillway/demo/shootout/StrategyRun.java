@@ -7,6 +7,7 @@ import io.spillway.demo.DemoCluster;
 import io.spillway.demo.EngineTrace;
 import io.spillway.demo.NodeConfig;
 import io.spillway.demo.StorageNode;
+import io.spillway.demo.load.CallSchedule;
 import io.spillway.demo.load.CallStats.CallSample;
 import io.spillway.demo.load.CallerPlan;
 import io.spillway.demo.load.CallerRun;
@@ -61,9 +62,10 @@ final class StrategyRun {
         targets.add(new InetSocketAddress("127.0.0.1", n.respAddress().getPort()));
       }
       final List<CallerPlan> plans = Callers.plans(targets, Scenario.OVERLOAD * scenario.capacity());
+      final CallSchedule warmUp = scenario.warmUp();
       progress.printf(Locale.ROOT, "  %-18s warm-up %.0f s at %.1fxC (not measured)%n", name,
-          scenario.warmUp().duration().toMillis() / 1e3, Scenario.WARM_UP);
-      new CallerRun(plans, scenario.warmUp(), 10_000, 100, 100_000).run(elapsed -> { });
+          warmUp.duration().toMillis() / 1e3, Scenario.WARM_UP);
+      new CallerRun(plans, warmUp, 10_000, 100, 100_000).run(elapsed -> { });
       final CallerRun callers = new CallerRun(plans, scenario.schedule(), 10_000, 100, 100_000);
       final EngineTrace trace = engineTrace && strategy.kind().runsEngine() ? new EngineTrace(cluster.nodes()) : null;
       try (NodeSampler sampler = new NodeSampler(() -> pending(cluster), callers.threads())) {
