@@ -1,6 +1,7 @@
 package io.spillway.bench;
 
 import io.spillway.admission.control.LatencyRecorder;
+import io.spillway.admission.control.LatencySample;
 import io.spillway.admission.control.PriorityDistribution;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -89,6 +90,21 @@ public class ControlBenchmark {
   public void latencySample(Values v, Blackhole bh) {
     recorder.record(100_000 + ((v.next() >>> 39) & 0x1FF_FFFFL));
     bh.consume(recorder.sample().p90Nanos());
+  }
+
+  /**
+   * Control thread: close an interval of 100 latencies (a 100 ms tick at 1,000 completions/s) and compute its
+   * percentiles, mean and maximum.
+   */
+  @Benchmark
+  @Threads(1)
+  public void latencySampleOf100(Values v, Blackhole bh) {
+    for (int i = 0; i < 100; i++) {
+      recorder.record(100_000 + ((v.next() >>> 39) & 0x1FF_FFFFL));
+    }
+    LatencySample s = recorder.sample();
+    bh.consume(s.p90Nanos());
+    bh.consume(s.meanNanos());
   }
 
   /** Control thread: roll the window over 768 levels and compute a cut. */

@@ -20,7 +20,11 @@ import org.HdrHistogram.Histogram;
  *
  * <p>Stripes: {@code 2 × cores} rounded up to a power of two, at most 16, chosen by a Fibonacci hash of the thread
  * id, so threads on different cores rarely share a cache line. Memory: about 30 KB per stripe for a 60 s range.
- * Sampling cost: one pass over the stripes' buckets (a few tens of microseconds), on the control thread only.
+ * Sampling cost: one pass over the stripes' buckets, on the control thread only. The percentiles, mean and maximum
+ * are computed in that pass over the interval's non-empty buckets, with HdrHistogram's own arithmetic (its
+ * {@code getValueAtPercentile}, {@code getMean} and {@code getMaxValue}, to the bit): asking the histogram instead
+ * walked all ~3,800 buckets once per statistic, its mean through an iterator, which made sampling about twice as dear
+ * (benchmarks/results/control-2026-12-02.txt).
  *
  * <p>Precision: 2 significant decimal digits (values are bucketed within 1 %), lowest discernible value 1 ns —
  * exactly HdrHistogram's buckets, checked by a differential test. Values above {@code highestTrackableNanos} are
@@ -45,6 +49,9 @@ public final class LatencyRecorder {
   private final long[][] stripes;
   private final int stripeShift;
   private final long[] previous;
+  /** The interval's non-empty buckets, ascending, and their counts (reused; the first {@code nonEmpty} are set). */
+  private final int[] nonEmptyIndex;
+  private final long[] nonEmptyCount;
   private final Histogram interval;
   private final LatencySample sample;
 
@@ -67,6 +74,8 @@ public final class LatencyRecorder {
     this.stripes = new long[count][buckets];
     this.stripeShift = 64 - Integer.numberOfTrailingZeros(count);
     this.previous = new long[buckets];
+    this.nonEmptyIndex = new int[buckets];
+    this.nonEmptyCount = new long[buckets];
   }
 
   /**
@@ -88,6 +97,8 @@ public final class LatencyRecorder {
   public LatencySample sample() {
     Histogram h = interval;
     h.reset();
+    int nonEmpty = 0;
+    long count = 0;
     for (int i = 0; i < previous.length; i++) {
       long total = 0;
       for (long[] stripe : stripes) {
@@ -96,21 +107,53 @@ public final class LatencyRecorder {
       long delta = total - previous[i];
       if (delta != 0) {
         previous[i] = total;
-        h.recordValueWithCount(lowestValueAt(i), delta);
+        h.recordValueWithCount(lowestValueAt(i), delta); // kept for LatencySample#addTo
+        nonEmptyIndex[nonEmpty] = i;
+        nonEmptyCount[nonEmpty++] = delta;
+        count += delta;
       }
     }
-    long count = h.getTotalCount();
     if (count == 0) {
       sample.fill(0, 0, 0, 0, 0, 0.0);
-    } else {
-      sample.fill(count,
-          h.getValueAtPercentile(50.0),
-          h.getValueAtPercentile(90.0),
-          h.getValueAtPercentile(99.0),
-          Math.min(h.getMaxValue(), highestTrackableNanos),
-          h.getMean());
+      return sample;
     }
+    long at50 = countAtPercentile(50.0, count);
+    long at90 = countAtPercentile(90.0, count);
+    long at99 = countAtPercentile(99.0, count);
+    long p50 = 0;
+    long p90 = 0;
+    long p99 = 0;
+    long cumulative = 0;
+    double totalValue = 0;
+    for (int k = 0; k < nonEmpty; k++) {
+      long lowest = lowestValueAt(nonEmptyIndex[k]);
+      long size = 1L << bucketOf(lowest);
+      long before = cumulative;
+      cumulative += nonEmptyCount[k];
+      if (before < at50 && cumulative >= at50) {
+        p50 = lowest + size - 1;
+      }
+      if (before < at90 && cumulative >= at90) {
+        p90 = lowest + size - 1;
+      }
+      if (before < at99 && cumulative >= at99) {
+        p99 = lowest + size - 1;
+      }
+      totalValue += (lowest + (size >> 1)) * (double) nonEmptyCount[k];
+    }
+    long highest = lowestValueAt(nonEmptyIndex[nonEmpty - 1]);
+    long max = highest + (1L << bucketOf(highest)) - 1;
+    sample.fill(count, p50, p90, p99, Math.min(max, highestTrackableNanos), (totalValue * 1.0) / count);
     return sample;
+  }
+
+  /**
+   * HdrHistogram's count at a percentile ({@code AbstractHistogram.getValueAtPercentile}): one ulp below the
+   * percentile, times the count, rounded up, at least 1.
+   */
+  private static long countAtPercentile(double percentile, long count) {
+    double requested = Math.min(Math.max(Math.nextAfter(percentile, Double.NEGATIVE_INFINITY), 0.0D), 100.0D);
+    return Math.max((long) Math.ceil((requested * count) / 100.0D), 1);
   }
 
   /** A histogram of this recorder's range and precision, to pool samples into ({@link LatencySample#addTo}). */
@@ -131,9 +174,17 @@ public final class LatencyRecorder {
     return stripes[(int) ((Thread.currentThread().getId() * 0x9E3779B97F4A7C15L) >>> stripeShift)];
   }
 
+  /**
+   * HdrHistogram's {@code getBucketIndex} for unit 1 and 2 significant digits: the values of a bucket's sub-buckets
+   * are {@code 2^bucket} apart (its {@code sizeOfEquivalentValueRange}); value >= 0.
+   */
+  private static int bucketOf(long value) {
+    return LEADING_ZERO_COUNT_BASE - Long.numberOfLeadingZeros(value | SUB_BUCKET_MASK);
+  }
+
   /** HdrHistogram's {@code countsArrayIndex} for unit 1 and 2 significant digits; value >= 0. */
   static int index(long value) {
-    int bucket = LEADING_ZERO_COUNT_BASE - Long.numberOfLeadingZeros(value | SUB_BUCKET_MASK);
+    int bucket = bucketOf(value);
     int subBucket = (int) (value >>> bucket);
     return ((bucket + 1) << SUB_BUCKET_HALF_MAGNITUDE) + subBucket - SUB_BUCKET_HALF_COUNT;
   }
