@@ -102,8 +102,12 @@ final class CallerConnection implements AutoCloseable {
     in = new BufferedInputStream(socket.getInputStream(), 16 << 10);
     RespWire.command(out, "CLIENT", "SETNAME", plan.name());
     RespWire.command(out, "SPILLWAY.TIER", TierNames.wireName(plan.tier()));
+    // The node learns how long this caller waits, so that it drops an attempt the caller has given up on (and
+    // retried) instead of serving it: the longest attempt timeout of the schedule's phases.
+    final long timeoutMs = schedule.phases().stream().mapToLong(p -> p.retry().timeout().toMillis()).max().orElse(0);
+    RespWire.command(out, "SPILLWAY.TIMEOUT", Long.toString(timeoutMs));
     out.flush();
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 3; i++) {
       final String line = RespWire.readLine(in);
       if (!line.startsWith("+")) {
         throw new IOException("setup of " + plan.name() + " failed: " + line);

@@ -29,7 +29,8 @@ import java.util.concurrent.TimeoutException;
  * <ol>
  *   <li><b>classify</b> (on the Netty event loop): op type (READ for GET/MGET, WRITE for SET/DEL, SCAN for RANGE),
  *       the connection's tier capped by its client's class (the engine's {@link ClientHandle#effectiveTier}), the
- *       client handle, the request's partition and its deadline (arrival + request timeout).</li>
+ *       client handle, the request's partition and its deadline: arrival + the request timeout, or + the caller's own
+ *       timeout when its connection declared a shorter one ({@code SPILLWAY.TIMEOUT}).</li>
  *   <li><b>decide</b>: the node's {@link AdmissionStrategy} ({@code --admission}; Spillway's engine by default),
  *       asynchronous: the engine admits at once, rejects with a reason and a retry-after
  *       ({@code -BUSY <REASON> retry_after_ms=<n> tier=<tN>}), or queues the request in its op type's CoDel queue
@@ -134,7 +135,21 @@ public final class RequestPipeline {
    *     before any storage work, and it counts as {@link PipelineMetrics.Outcome#CLOSED}
    */
   public CompletableFuture<RespReply> submit(Tier tier, ClientHandle client, DataCommand command, long arrivalNanos) {
-    final ClassifiedRequest request = classify(tier, client, command, arrivalNanos);
+    return submit(tier, client, command, arrivalNanos, 0L);
+  }
+
+  /**
+   * {@link #submit(Tier, ClientHandle, DataCommand, long)} for a caller that waits at most {@code timeoutNanos} for
+   * the reply ({@code SPILLWAY.TIMEOUT}): the request's deadline is its arrival plus the shorter of that and the
+   * request timeout, so a request its caller has given up on is neither admitted nor run. A caller that retries
+   * after its own timeout otherwise leaves the node serving the attempts it abandoned, for as long as the node's
+   * request timeout, while its retries queue behind them.
+   *
+   * @param timeoutNanos how long the caller waits, in nanoseconds; 0 or less: the request timeout
+   */
+  public CompletableFuture<RespReply> submit(Tier tier, ClientHandle client, DataCommand command, long arrivalNanos,
+      long timeoutNanos) {
+    final ClassifiedRequest request = classify(tier, client, command, arrivalNanos, timeoutNanos);
     final long remaining = request.deadlineNanos() - System.nanoTime();
     if (remaining <= 0) {
       return CompletableFuture.completedFuture(timedOut(request));
@@ -154,9 +169,11 @@ public final class RequestPipeline {
   }
 
   /** Step 1: what the request is, who sent it, where it goes, by when. */
-  ClassifiedRequest classify(Tier tier, ClientHandle client, DataCommand command, long arrivalNanos) {
+  ClassifiedRequest classify(Tier tier, ClientHandle client, DataCommand command, long arrivalNanos,
+      long timeoutNanos) {
+    final long timeout = timeoutNanos > 0 ? Math.min(timeoutNanos, requestTimeoutNanos) : requestTimeoutNanos;
     return new ClassifiedRequest(command.opType(), client.effectiveTier(tier), client,
-        partitionOf(command), command, arrivalNanos, arrivalNanos + requestTimeoutNanos);
+        partitionOf(command), command, arrivalNanos, arrivalNanos + timeout);
   }
 
   private int partitionOf(DataCommand command) {
@@ -295,7 +312,8 @@ public final class RequestPipeline {
   /** The reply to a request whose deadline passed, counted as a timeout. */
   private RespReply timedOut(ClassifiedRequest request) {
     metrics.finished(request.op(), PipelineMetrics.Outcome.TIMEOUT, request.arrivalNanos());
-    return RespReply.err("timeout after " + TimeUnit.NANOSECONDS.toMillis(requestTimeoutNanos) + " ms"
+    return RespReply.err("timeout after "
+        + TimeUnit.NANOSECONDS.toMillis(request.deadlineNanos() - request.arrivalNanos()) + " ms"
         + (request.op() == OpType.WRITE ? " (the write may still be applied)" : ""));
   }
 

@@ -52,7 +52,8 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
   }
 
   /** A parsed data command waiting for the commands it must follow; its deadline runs from its arrival. */
-  private record Pending(Slot slot, DataCommand command, Tier tier, ClientHandle client, long arrivalNanos) {
+  private record Pending(Slot slot, DataCommand command, Tier tier, ClientHandle client, long arrivalNanos,
+      long timeoutNanos) {
   }
 
   private final RequestPipeline pipeline;
@@ -105,7 +106,8 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
         if (session.client == null) {
           session.client = pipeline.client(session.clientId()); // registered once per name, cached here
         }
-        waiting.add(new Pending(slot, parsed, session.tier, session.client, System.nanoTime()));
+        waiting.add(new Pending(slot, parsed, session.tier, session.client, System.nanoTime(),
+            session.timeoutNanos));
         startReady(ctx);
         updateAutoRead(ctx);
       } catch (CommandException e) {
@@ -134,7 +136,7 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter {
         runningReads++;
       }
       final CompletableFuture<RespReply> reply = pipeline.submit(next.tier(), next.client(), next.command(),
-          next.arrivalNanos());
+          next.arrivalNanos(), next.timeoutNanos());
       if (reply.isDone()) {
         finished(next, write, reply.join());
       } else {

@@ -12,6 +12,11 @@ import java.util.Objects;
 final class Session {
   final long id;
   Tier tier;
+  /**
+   * How long this connection's caller waits for a reply ({@code SPILLWAY.TIMEOUT}), in nanoseconds; 0: as long as
+   * the node's request timeout.
+   */
+  long timeoutNanos;
   /** The client of this connection while it has no name. */
   final String unnamedClientId;
   /** The name set with {@code CLIENT SETNAME}, or {@code null}. */

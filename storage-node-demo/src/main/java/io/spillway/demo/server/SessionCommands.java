@@ -11,13 +11,15 @@ import java.util.function.Supplier;
 
 /**
  * Connection-level commands answered on the event loop without touching storage: PING, ECHO, QUIT, SELECT 0,
- * CLIENT, HELLO, INFO, COMMAND, CONFIG GET and SPILLWAY.TIER. Only as much of each as redis-cli, redis-benchmark
- * and Jedis need; error texts follow Redis.
+ * CLIENT, HELLO, INFO, COMMAND, CONFIG GET, SPILLWAY.TIER and SPILLWAY.TIMEOUT. Only as much of each as
+ * redis-cli, redis-benchmark and Jedis need; error texts follow Redis.
  */
 final class SessionCommands {
   static final Set<String> NAMES = Set.of("PING", "ECHO", "QUIT", "SELECT", "CLIENT", "HELLO", "INFO", "COMMAND",
-      "CONFIG", "SPILLWAY.TIER");
+      "CONFIG", "SPILLWAY.TIER", "SPILLWAY.TIMEOUT");
   private static final int MAX_CLIENT_NAME = 64;
+  /** The longest caller timeout a connection may declare: an hour (the node's own request timeout still caps it). */
+  static final long MAX_TIMEOUT_MS = 3_600_000L;
 
   private final Supplier<String> info;
   private final String version;
@@ -63,6 +65,8 @@ final class SessionCommands {
         return config(c);
       case "SPILLWAY.TIER":
         return tier(c, session);
+      case "SPILLWAY.TIMEOUT":
+        return timeout(c, session);
       default:
         return RespReply.err("unknown command '" + c.name().toLowerCase(Locale.ROOT) + "'");
     }
@@ -159,6 +163,34 @@ final class SessionCommands {
     } catch (IllegalArgumentException e) {
       return RespReply.err(e.getMessage());
     }
+  }
+
+  /**
+   * {@code SPILLWAY.TIMEOUT <ms>}: how long the connection's caller waits for a reply (a deadline propagated the way
+   * gRPC propagates {@code grpc-timeout}); from the next command on, a command still waiting past it is answered with
+   * the timeout error and never reaches storage. 0 clears it; the node's request timeout caps it either way.
+   */
+  private static RespReply timeout(RespCommand c, Session session) {
+    if (c.size() != 2) {
+      return arity("spillway.timeout");
+    }
+    final String value = c.argString(1);
+    final long ms;
+    try {
+      ms = Long.parseLong(value);
+    } catch (NumberFormatException e) {
+      return timeoutOutOfRange(value);
+    }
+    if (ms < 0 || ms > MAX_TIMEOUT_MS) {
+      return timeoutOutOfRange(value);
+    }
+    session.timeoutNanos = ms * 1_000_000L;
+    return RespReply.OK;
+  }
+
+  private static RespReply timeoutOutOfRange(String value) {
+    return RespReply.err("SPILLWAY.TIMEOUT takes whole milliseconds in [0, " + MAX_TIMEOUT_MS + "] (0: the node's "
+        + "request timeout), was '" + value + "'");
   }
 
   private static RespReply arity(String name) {

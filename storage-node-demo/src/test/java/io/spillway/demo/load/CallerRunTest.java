@@ -79,6 +79,17 @@ class CallerRunTest {
   }
 
   @Test
+  void aCallerTellsTheNodeHowLongItWaits() throws IOException {
+    final java.util.Queue<String> session = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    try (ServerSocket ss = FakeRespServer.start("+OK", 0, session)) {
+      final RetryPolicy fast = new RetryPolicy(RetryPolicy.Mode.NAIVE, Duration.ofMillis(250), 3, Duration.ZERO,
+          Duration.ZERO);
+      run(ss, fast, 1);
+      assertThat(session).contains("SPILLWAY.TIMEOUT 250");
+    }
+  }
+
+  @Test
   void successesAreTimedFromTheIntendedSend() throws IOException {
     try (ServerSocket ss = FakeRespServer.start("+OK")) {
       final CallStats.CallSample s = run(ss, RetryPolicy.DEFAULT, 1).get(Tier.T1).sample();

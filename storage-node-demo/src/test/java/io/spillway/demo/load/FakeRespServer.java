@@ -14,13 +14,18 @@ final class FakeRespServer {
   private FakeRespServer() {
   }
 
-  /** Answers CLIENT/SPILLWAY.TIER with +OK and every data command with {@code reply} (null: never answers). */
+  /** Answers CLIENT and SPILLWAY.* with +OK and every data command with {@code reply} (null: never answers). */
   static ServerSocket start(String reply) throws IOException {
     return start(reply, 0);
   }
 
   /** {@link #start(String)}, each data reply sent {@code delayMillis} after its command was read (in order). */
   static ServerSocket start(String reply, long delayMillis) throws IOException {
+    return start(reply, delayMillis, new java.util.concurrent.ConcurrentLinkedQueue<>());
+  }
+
+  /** {@link #start(String, long)}, adding each session command it answers to {@code session}, as its words. */
+  static ServerSocket start(String reply, long delayMillis, java.util.Queue<String> session) throws IOException {
     final ServerSocket ss = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
     final Thread t = new Thread(() -> {
       try (Socket s = ss.accept()) {
@@ -30,12 +35,15 @@ final class FakeRespServer {
           final String header = RespWire.readLine(in);
           final int n = Integer.parseInt(header.substring(1));
           String name = null;
+          final StringBuilder words = new StringBuilder();
           for (int i = 0; i < n; i++) {
             final int len = Integer.parseInt(RespWire.readLine(in).substring(1));
             final String arg = new String(in.readNBytes(len + 2), StandardCharsets.UTF_8).trim();
             name = name == null ? arg : name;
+            words.append(i == 0 ? "" : " ").append(arg);
           }
-          if (name.equals("CLIENT") || name.equals("SPILLWAY.TIER")) {
+          if (name.equals("CLIENT") || name.startsWith("SPILLWAY.")) {
+            session.add(words.toString());
             out.write("+OK\r\n".getBytes(StandardCharsets.US_ASCII));
           } else if (reply != null) {
             if (delayMillis > 0) {

@@ -137,6 +137,26 @@ class PipelinedCommandsTest {
     assertThat(metrics.count(OpType.READ, PipelineMetrics.Outcome.TIMEOUT)).isEqualTo(1);
   }
 
+  @Test
+  void aDeclaredCallerTimeoutShortensTheDeadlineOfTheCommandsAfterIt() {
+    send("GET a\r\nSPILLWAY.TIMEOUT 1000\r\nGET b\r\nSPILLWAY.TIMEOUT 60000\r\nGET c\r\n"
+        + "SPILLWAY.TIMEOUT 0\r\nGET d\r\n");
+    assertThat(submitted()).containsExactly("Get a", "Get b", "Get c", "Get d");
+    assertThat(strategy.requests()).extracting(r -> TimeUnit.NANOSECONDS.toMillis(r.deadlineNanos() - r.arrivalNanos()))
+        .as("the node's 5 s; the caller's 1 s from the command after it; never past the node's; 0 clears it")
+        .containsExactly(5000L, 1000L, 5000L, 5000L);
+  }
+
+  @Test
+  void aCommandItsCallerHasGivenUpOnIsAnsweredAtOnceWithoutAdmissionOrStorage() {
+    final RespReply reply = pipeline.submit(Tier.T1, pipeline.client("some-service"),
+        new DataCommand.Get("k".getBytes(StandardCharsets.UTF_8)), System.nanoTime() - TimeUnit.SECONDS.toNanos(2),
+        TimeUnit.SECONDS.toNanos(1)).getNow(null);
+    assertThat(reply).as("answered at once").isInstanceOf(RespReply.Error.class);
+    assertThat(((RespReply.Error) reply).text()).contains("timeout after 1000 ms");
+    assertThat(strategy.requests()).as("never reached the admission strategy").isEmpty();
+  }
+
   /** Each held request as its command and first key, in submission order. */
   private List<String> submitted() {
     return strategy.requests().stream().map(r -> r.command().getClass().getSimpleName() + " "

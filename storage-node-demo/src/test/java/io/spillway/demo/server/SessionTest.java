@@ -51,6 +51,23 @@ class SessionTest {
     assertThat(commands.execute(RespCommand.of("CLIENT", "GETNAME"), session)).satisfies(r -> assertThat(text(r)).isEqualTo("default"));
   }
 
+  @Test
+  void aCallerTimeoutIsWholeMillisecondsAndABadOneIsRefusedNamingItsValue() {
+    final Session session = new Session(9, Tier.T3, "conn-10.1.2.3");
+    assertThat(commands.execute(RespCommand.of("SPILLWAY.TIMEOUT", "750"), session)).isEqualTo(RespReply.OK);
+    assertThat(session.timeoutNanos).isEqualTo(750_000_000L);
+    for (String bad : new String[] {"abc", "-1", "1.5", "3600001", ""}) {
+      assertThat(commands.execute(RespCommand.of("SPILLWAY.TIMEOUT", bad), session))
+          .isEqualTo(RespReply.err("SPILLWAY.TIMEOUT takes whole milliseconds in [0, 3600000] (0: the node's request "
+              + "timeout), was '" + bad + "'"));
+    }
+    assertThat(session.timeoutNanos).as("a refused value changes nothing").isEqualTo(750_000_000L);
+    assertThat(commands.execute(RespCommand.of("SPILLWAY.TIMEOUT"), session))
+        .isEqualTo(RespReply.err("wrong number of arguments for 'spillway.timeout' command"));
+    assertThat(commands.execute(RespCommand.of("SPILLWAY.TIMEOUT", "0"), session)).isEqualTo(RespReply.OK);
+    assertThat(session.timeoutNanos).isZero();
+  }
+
   private static String text(RespReply reply) {
     return new String(((RespReply.Bulk) reply).bytes(), StandardCharsets.UTF_8);
   }
