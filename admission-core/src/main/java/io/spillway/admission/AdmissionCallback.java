@@ -16,4 +16,14 @@ public interface AdmissionCallback {
 
   /** The request will not run; {@code retryAfterNanos} is the jittered hint for the client. */
   void onRejected(Reason reason, long retryAfterNanos);
+
+  /**
+   * Whether the caller has given up on the request (its connection closed, its timeout passed). A queued request
+   * whose callback says so is dropped when its turn comes, as {@link Reason#DEADLINE}, without taking a permit:
+   * otherwise it holds one, in the embedder's executor, until the embedder notices. Called by whichever thread
+   * dispatches the queue, once per request; must be cheap and must not block. Default: never.
+   */
+  default boolean abandoned() {
+    return false;
+  }
 }

@@ -34,7 +34,7 @@ class AdmissionEngineTest {
   }
 
   /** Records the single answer of an async request. */
-  private static final class Answer implements AdmissionCallback {
+  private static class Answer implements AdmissionCallback {
     long token;
     Reason reason;
     long retryAfter;
@@ -205,6 +205,41 @@ class AdmissionEngineTest {
     assertThat(waiting.reason).isEqualTo(Reason.QUEUE_TIMEOUT);
     assertThat(waiting.retryAfter).isPositive();
     assertThat(c.outstandingRequests()).as("charge returned").isEqualTo(1);
+  }
+
+  @Test
+  void aQueuedRequestWhoseCallerGaveUpIsDroppedAtItsTurnWithoutTakingThePermit() {
+    AdmissionEngine engine = engine(fixedLimit(1));
+    ClientHandle c = engine.clients().register("c");
+    Answer running = new Answer();
+    Answer[] gone = {new Answer() {
+      @Override
+      public boolean abandoned() {
+        return true;
+      }
+    }, new Answer() {
+      @Override
+      public boolean abandoned() {
+        return true;
+      }
+    }};
+    Answer waiting = new Answer();
+    engine.submit(OpType.READ, Tier.T1, c, DIRECT, running);
+    engine.submit(OpType.READ, Tier.T1, c, DIRECT, gone[0]);
+    engine.submit(OpType.READ, Tier.T1, c, DIRECT, gone[1]);
+    engine.submit(OpType.READ, Tier.T3, c, DIRECT, waiting);
+    assertThat(engine.stats().waiting()).isEqualTo(3);
+
+    engine.release(running.token, Outcome.SUCCESS, 10 * MS);
+    assertThat(gone[0].reason).isEqualTo(Reason.DEADLINE);
+    assertThat(gone[1].reason).isEqualTo(Reason.DEADLINE);
+    assertThat(gone[0].calls + gone[1].calls).as("each answered once").isEqualTo(2);
+    assertThat(waiting.reason).as("the permit went past the two the callers left").isEqualTo(Reason.ADMITTED);
+    assertThat(engine.stats().inflight()).isEqualTo(1);
+    assertThat(c.outstandingRequests()).as("the abandoned ones' charges returned").isEqualTo(1);
+    engine.release(waiting.token, Outcome.SUCCESS, 10 * MS);
+    assertThat(engine.stats().inflight()).isZero();
+    assertThat(c.outstandingRequests()).isZero();
   }
 
   @Test

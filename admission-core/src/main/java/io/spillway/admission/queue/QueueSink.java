@@ -8,8 +8,8 @@ import io.spillway.admission.path.Scorecard;
 
 /**
  * The request path's side of the {@link Dispatcher}: grants a freed permit to a request leaving its queue and hands
- * it to the caller's executor, or answers a dropped request (queue full, CoDel, timeout, deadline) with its reason
- * and a retry-after hint. Called by the drain owner; {@code dropped(QUEUE_FULL)} by the submitting thread.
+ * it to the caller's executor, or answers a dropped request (queue full, CoDel, timeout, deadline, a caller that
+ * has given up) with its reason and a retry-after hint. Called by the drain owner; {@code dropped(QUEUE_FULL)} by the submitting thread.
  */
 public final class QueueSink implements Dispatcher.Sink {
 
@@ -31,6 +31,12 @@ public final class QueueSink implements Dispatcher.Sink {
 
   @Override
   public void dispatch(QueuedRequest request) {
+    if (request.abandoned()) {
+      // Its caller is gone: the permit goes to the next request instead of waiting in the embedder's executor.
+      returnPermit();
+      dropped(request, Reason.DEADLINE, false);
+      return;
+    }
     long now = path.ticker.read();
     path.telemetry.waited(now - request.enqueuedAtNanos);
     long token = path.grant(request.op, request.client, request.costUnits);

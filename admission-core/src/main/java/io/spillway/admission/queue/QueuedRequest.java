@@ -51,6 +51,11 @@ public final class QueuedRequest implements Runnable {
     this.retryAfterNanos = retryAfter;
   }
 
+  /** Whether the caller has given up on the request ({@link AdmissionCallback#abandoned}). */
+  boolean abandoned() {
+    return callback.abandoned();
+  }
+
   /** Hands the decision to the executor; false if the executor refused (the caller then decides inline). */
   boolean handOff() {
     try {

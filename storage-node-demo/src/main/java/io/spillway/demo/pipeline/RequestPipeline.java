@@ -251,7 +251,16 @@ public final class RequestPipeline {
       reject(reason, retryAfterNanos);
     }
 
+    /** The client is gone (its connection closed) or got its timeout error: a queued request is dropped unrun. */
+    @Override
+    public boolean abandoned() {
+      return result.isDone();
+    }
+
     private void reject(String reason, long retryAfterNanos) {
+      if (result.isDone()) {
+        return; // the client is gone or timed out, and was counted so
+      }
       metrics.finished(request.op(), PipelineMetrics.Outcome.BUSY, request.arrivalNanos());
       rejected = true;
       final long retryAfterMs = Math.max(1, (retryAfterNanos + 999_999) / 1_000_000);

@@ -26,6 +26,11 @@ public interface AdmissionStrategy extends AutoCloseable {
      * @param retryAfterNanos the hint given to the client, >= 0
      */
     void onRejected(String reason, long retryAfterNanos);
+
+    /** Whether the client has given up on the request (a queueing strategy drops such a request unrun). */
+    default boolean abandoned() {
+      return false;
+    }
   }
 
   /** Decides on a request; may call back at once or later (a queueing strategy) on {@code executor}. */

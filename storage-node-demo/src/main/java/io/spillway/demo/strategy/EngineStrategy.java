@@ -44,6 +44,11 @@ public final class EngineStrategy implements AdmissionStrategy {
           public void onRejected(Reason reason, long retryAfterNanos) {
             callback.onRejected(reason.name(), retryAfterNanos);
           }
+
+          @Override
+          public boolean abandoned() {
+            return callback.abandoned();
+          }
         });
   }
 
