@@ -32,8 +32,6 @@ public final class ChaosControls {
   private final int partitions;
   private final AtomicLongArray delays;
   private final AtomicReferenceArray<CompletableFuture<Void>> pauses;
-  /** Per partition, the log flushes that passed {@link #flushGate} while enabled. */
-  private final AtomicLongArray flushes;
 
   /** Controls for {@code partitions} partitions; {@code enabled=false} makes every fault a no-op. */
   public ChaosControls(boolean enabled, int partitions) {
@@ -41,7 +39,6 @@ public final class ChaosControls {
     this.partitions = partitions;
     this.delays = new AtomicLongArray(Fault.values().length * partitions);
     this.pauses = new AtomicReferenceArray<>(partitions);
-    this.flushes = new AtomicLongArray(partitions);
   }
 
   /** A disabled instance. */
@@ -120,7 +117,6 @@ public final class ChaosControls {
     if (!enabled) {
       return CompletableFuture.completedFuture(null);
     }
-    flushes.incrementAndGet(partition);
     final CompletableFuture<Void> gate = pauses.get(partition);
     if (gate != null && !gate.isDone()) {
       return gate;
@@ -131,15 +127,6 @@ public final class ChaosControls {
     }
     return CompletableFuture.runAsync(() -> { },
         CompletableFuture.delayedExecutor(nanos, TimeUnit.NANOSECONDS));
-  }
-
-  /**
-   * The Raft log flushes of a partition on this node so far (counted only while enabled): how a slow or paused
-   * follower groups the entries waiting for it.
-   */
-  public long flushes(int partition) {
-    checkPartition(partition);
-    return flushes.get(partition);
   }
 
   /** The active faults of a partition, for {@code /status}. */
