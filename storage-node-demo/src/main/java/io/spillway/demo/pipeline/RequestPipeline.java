@@ -125,27 +125,18 @@ public final class RequestPipeline {
    * <p>The deadline runs from the command's arrival on its connection, not from this call: a command that waited
    * behind earlier commands of its connection (program order) has that much less time left, and one whose deadline
    * passed meanwhile is answered with the timeout error at once, with neither admission nor storage work. Its
-   * caller has given up; serving it would only hold back the connection's later commands.
+   * caller has given up; serving it would only hold back the connection's later commands. A caller that declared how
+   * long it waits ({@code SPILLWAY.TIMEOUT}) gets the shorter of that and the request timeout: a caller that retries
+   * after its own timeout otherwise leaves the node serving the attempts it abandoned, for as long as the node's
+   * request timeout, while its retries queue behind them.
    *
    * @param tier the tier the connection claims
    * @param client the connection's client handle
    * @param arrivalNanos {@link System#nanoTime()} when the command was decoded
-   * @return the reply: the command's result, a {@code -BUSY} rejection, or an error. Cancelling it (the client's
-   *     connection closed) drops the request: if it is still queued, it is released as DROPPED when dispatched,
-   *     before any storage work, and it counts as {@link PipelineMetrics.Outcome#CLOSED}
-   */
-  public CompletableFuture<RespReply> submit(Tier tier, ClientHandle client, DataCommand command, long arrivalNanos) {
-    return submit(tier, client, command, arrivalNanos, 0L);
-  }
-
-  /**
-   * {@link #submit(Tier, ClientHandle, DataCommand, long)} for a caller that waits at most {@code timeoutNanos} for
-   * the reply ({@code SPILLWAY.TIMEOUT}): the request's deadline is its arrival plus the shorter of that and the
-   * request timeout, so a request its caller has given up on is neither admitted nor run. A caller that retries
-   * after its own timeout otherwise leaves the node serving the attempts it abandoned, for as long as the node's
-   * request timeout, while its retries queue behind them.
-   *
    * @param timeoutNanos how long the caller waits, in nanoseconds; 0 or less: the request timeout
+   * @return the reply: the command's result, a {@code -BUSY} rejection, or an error. Cancelling it (the client's
+   *     connection closed) drops the request: if it is still queued, it is dropped at its turn without a permit,
+   *     before any storage work, and it counts as {@link PipelineMetrics.Outcome#CLOSED}
    */
   public CompletableFuture<RespReply> submit(Tier tier, ClientHandle client, DataCommand command, long arrivalNanos,
       long timeoutNanos) {
@@ -258,8 +249,8 @@ public final class RequestPipeline {
     }
 
     private void reject(String reason, long retryAfterNanos) {
-      if (result.isDone()) {
-        return; // the client is gone or timed out, and was counted so
+      if (abandoned()) {
+        return; // counted already, as CLOSED or TIMEOUT
       }
       metrics.finished(request.op(), PipelineMetrics.Outcome.BUSY, request.arrivalNanos());
       rejected = true;

@@ -64,7 +64,7 @@ class RejectedRequestTest {
       final ClientHandle unclassified = pipeline.client("some-service"); // the default class is capped at t1
 
       final RespReply reply = pipeline.submit(Tier.T0, unclassified,
-          new DataCommand.Get("k".getBytes(StandardCharsets.UTF_8)), System.nanoTime()).get(10, TimeUnit.SECONDS);
+          new DataCommand.Get("k".getBytes(StandardCharsets.UTF_8)), System.nanoTime(), 0L).get(10, TimeUnit.SECONDS);
 
       assertThat(reply).isEqualTo(new RespReply.Error("BUSY RATE_LIMITED retry_after_ms=40 tier=t1"));
       assertThat(metrics.count(OpType.READ, PipelineMetrics.Outcome.BUSY)).isEqualTo(1);

@@ -39,7 +39,7 @@ class ServiceTimeTest {
       storage.execute(() -> awaitQuietly(busy)); // the only storage thread is taken
 
       pipeline.submit(Tier.T1, pipeline.client("some-service"), new DataCommand.Get(bytes("k")),
-          System.nanoTime());
+          System.nanoTime(), 0L);
       strategy.admit(0); // the permit is granted now; the request waits behind the busy thread
       final long handedOver = System.nanoTime();
       final long waitNanos = TimeUnit.MILLISECONDS.toNanos(50);

@@ -128,8 +128,8 @@ class PipelinedCommandsTest {
   @Test
   void aCommandWhoseDeadlinePassedWhileItWaitedIsAnsweredAtOnceWithoutAdmissionOrStorage() {
     final RespReply reply = pipeline.submit(Tier.T1, pipeline.client("some-service"),
-        new DataCommand.Get("k".getBytes(StandardCharsets.UTF_8)), System.nanoTime() - TimeUnit.SECONDS.toNanos(6))
-        .getNow(null);
+        new DataCommand.Get("k".getBytes(StandardCharsets.UTF_8)), System.nanoTime() - TimeUnit.SECONDS.toNanos(6),
+        0L).getNow(null);
     assertThat(reply).as("answered at once").isNotNull();
     assertThat(reply).isInstanceOf(RespReply.Error.class);
     assertThat(((RespReply.Error) reply).text()).contains("timeout after 5000 ms");
