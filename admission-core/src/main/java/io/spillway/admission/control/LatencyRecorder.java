@@ -123,27 +123,28 @@ public final class LatencyRecorder {
     long p50 = 0;
     long p90 = 0;
     long p99 = 0;
+    long max = 0;
     long cumulative = 0;
     double totalValue = 0;
     for (int k = 0; k < nonEmpty; k++) {
       long lowest = lowestValueAt(nonEmptyIndex[k]);
-      long size = 1L << bucketOf(lowest);
+      long size = 1L << bucketOf(lowest); // the bucket's values are [lowest, lowest + size)
+      long highest = lowest + size - 1;
       long before = cumulative;
       cumulative += nonEmptyCount[k];
       if (before < at50 && cumulative >= at50) {
-        p50 = lowest + size - 1;
+        p50 = highest;
       }
       if (before < at90 && cumulative >= at90) {
-        p90 = lowest + size - 1;
+        p90 = highest;
       }
       if (before < at99 && cumulative >= at99) {
-        p99 = lowest + size - 1;
+        p99 = highest;
       }
+      max = highest;
       totalValue += (lowest + (size >> 1)) * (double) nonEmptyCount[k];
     }
-    long highest = lowestValueAt(nonEmptyIndex[nonEmpty - 1]);
-    long max = highest + (1L << bucketOf(highest)) - 1;
-    sample.fill(count, p50, p90, p99, Math.min(max, highestTrackableNanos), (totalValue * 1.0) / count);
+    sample.fill(count, p50, p90, p99, Math.min(max, highestTrackableNanos), totalValue / count);
     return sample;
   }
 
