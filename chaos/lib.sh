@@ -317,6 +317,14 @@ csv_sum() {
     END { print s + 0 }' "$1"
 }
 
+# load_window FILE: "START END", the epoch seconds in which a load generator sent, from its CSV: its first row ends
+# its first second, its last row its last. A load's JVM takes a second or more to start (more on a busy host), so
+# the time a script launched it is not the time its load reached the nodes.
+load_window() {
+  awk -F, 'NR > 1 { t = $2 / 1000; if (first == "" || t < first) first = t; if (t > last) last = t }
+    END { printf "%.3f %.3f", first - 1, last }' "$1"
+}
+
 # busy_reason FILE TIER REASON FROM TO: count of one -BUSY reason over the window.
 busy_reason() {
   awk -F, -v tier="$2" -v reason="$3" -v from="$4" -v to="$5" '

@@ -107,6 +107,7 @@ public final class LoadGenerator {
 
   private void report(long start) {
     final long end = start + shape.duration().toNanos();
+    final long seconds = shape.duration().toSeconds();
     final Map<Tier, long[]> last = new EnumMap<>(Tier.class);
     final Map<Tier, Map<String, Long>> lastBusy = new EnumMap<>(Tier.class);
     stats.keySet().forEach(t -> {
@@ -115,7 +116,7 @@ public final class LoadGenerator {
     });
     long nextTick = start + TimeUnit.SECONDS.toNanos(1);
     int second = 0;
-    while (System.nanoTime() - end < 0) {
+    while (second < seconds) { // a row for every whole second, the last one included
       final long wait = nextTick - System.nanoTime();
       if (wait > 0) {
         LockSupport.parkNanos(wait);
@@ -152,6 +153,9 @@ public final class LoadGenerator {
         csv.flush();
       }
       eachSecond.run();
+    }
+    for (long rest = end - System.nanoTime(); rest > 0; rest = end - System.nanoTime()) {
+      LockSupport.parkNanos(rest); // a duration's fraction of a second past its last row
     }
   }
 

@@ -1,0 +1,40 @@
+package io.spillway.demo.load;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.spillway.admission.Tier;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The load mode's per-second CSV: the chaos scripts take a load's window from its rows. */
+@Timeout(30)
+class LoadGeneratorTest {
+
+  @Test
+  void writesARowForEverySecondOfTheRunTheLastOneIncluded() throws IOException {
+    try (ServerSocket ss = FakeRespServer.start("+OK")) {
+      final ConnectionPlan plan = new ConnectionPlan(new InetSocketAddress(InetAddress.getLoopbackAddress(),
+          ss.getLocalPort()), Tier.T1, "rows", 20, 1.0);
+      final ByteArrayOutputStream csvBytes = new ByteArrayOutputStream();
+      try (PrintStream csv = new PrintStream(csvBytes, false, StandardCharsets.US_ASCII)) {
+        new LoadGenerator(List.of(plan), new LoadShape(Duration.ofSeconds(2), Duration.ZERO, 100, 10, 1000),
+            new PrintStream(OutputStream.nullOutputStream())).outputs(null, "r", csv).run();
+      }
+      final List<String> rows = csvBytes.toString(StandardCharsets.US_ASCII).lines().toList();
+      assertThat(rows).hasSize(3);
+      assertThat(rows.get(1)).startsWith("1,");
+      assertThat(rows.get(2)).startsWith("2,");
+      assertThat(rows.get(2).split(",")[2]).isEqualTo("t1");
+    }
+  }
+}
