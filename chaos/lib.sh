@@ -4,7 +4,8 @@
 # sampling with jstat, a verdict line, and cleanup on every exit path. Source it; needs only bash and a JDK.
 #
 # Environment: CHAOS_JAR (default storage-node-demo/target/storage-node-demo.jar), CHAOS_OUT (default
-# chaos/out), CHAOS_QUICK=1 for the short phases of CI, CHAOS_HEAP (node -Xmx, default 384m).
+# chaos/out), CHAOS_QUICK=1 for the short phases of CI, CHAOS_HEAP (node -Xmx, default 384m), CHAOS_TRACE=1 for
+# every node's engine state once a second in its log (node --engine-trace), the logs then kept on PASS too.
 
 set -uo pipefail
 
@@ -12,6 +13,7 @@ CHAOS_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 JAR="${CHAOS_JAR:-$CHAOS_ROOT/storage-node-demo/target/storage-node-demo.jar}"
 QUICK="${CHAOS_QUICK:-0}"
 HEAP="${CHAOS_HEAP:-384m}"
+TRACE="${CHAOS_TRACE:-0}"
 PARTITIONS=3
 declare -a LOAD_PIDS=() NODE_PID=() RESP_PORT=() RAFT_PORT=() ADMIN_PORT=() BG_PIDS=() CHECKS=()
 declare -A USED_PORTS=()
@@ -99,6 +101,7 @@ start_node() {
 # start_cluster [node options...]: three nodes, waits until every partition has a leader.
 start_cluster() {
   NODE_ARGS=("$@")
+  [[ "$TRACE" == 1 ]] && NODE_ARGS+=(--engine-trace)
   cluster_ports
   local i
   for i in 1 2 3; do start_node "$i"; done
@@ -303,7 +306,8 @@ chaos_cleanup() {
     rc=1
   fi
   if [[ "$FAILED" == 0 ]]; then
-    rm -f "$OUT"/*.ledger "$OUT"/n?.log
+    rm -f "$OUT"/*.ledger
+    [[ "$TRACE" == 1 ]] || rm -f "$OUT"/n?.log
   fi
   exit "$rc"
 }
