@@ -323,7 +323,9 @@ csv_sum() {
 
 # load_window FILE: "START END", the epoch seconds in which a load generator sent, from its CSV: its first row ends
 # its first second, its last row its last. A load's JVM takes a second or more to start (more on a busy host), so
-# the time a script launched it is not the time its load reached the nodes.
+# the time a script launched it is not the time its load reached the nodes; a load that must outlast another one
+# started later runs LOAD_START_SLACK seconds longer.
+LOAD_START_SLACK=3
 load_window() {
   awk -F, 'NR > 1 { t = $2 / 1000; if (first == "" || t < first) first = t; if (t > last) last = t }
     END { printf "%.3f %.3f", first - 1, last }' "$1"
