@@ -37,7 +37,7 @@ final class ClusterCommand implements Callable<Integer> {
     final List<NodeConfig> configs = configs();
     final StrategySettings strategy = node.strategy(configs.get(0));
     final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    final EngineConfigSource engine = EngineConfigSource.loadDemo(node.config);
+    final EngineConfigSource engine = EngineConfigSource.load(node.config);
     final DemoCluster cluster = new DemoCluster(configs, engine.initial(), registry, strategy);
     final AdminHttpServer admin = node.admin(registry, cluster::nodes,
         () -> StorageNodeMain.describe(configs, engine), () -> EngineConfigSource.yaml(cluster.engineConfig()));

@@ -160,7 +160,7 @@ final class DemoMode implements Callable<Integer> {
     final NodeConfig.Builder template = template();
     final Path root = Files.createTempDirectory("spillway-demo-");
     final List<NodeConfig> configs = DemoCluster.threeNodes(template, root, "127.0.0.1", freeLoopbackPorts(3), 0);
-    final EngineConfigSource engine = EngineConfigSource.loadDemo(config);
+    final EngineConfigSource engine = EngineConfigSource.load(config);
     final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     final DemoCluster cluster = new DemoCluster(configs, engine.initial(), registry,
         StrategySettings.defaults(admission, configs.get(0).storageThreads(), configs.get(0).storageCost(), 0, 0));

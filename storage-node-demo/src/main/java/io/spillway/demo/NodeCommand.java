@@ -18,7 +18,7 @@ import picocli.CommandLine.Option;
 
 /** The {@code node} subcommand: one node of a multi-process cluster, until SIGTERM or Ctrl-C. */
 @Command(name = "node", sortOptions = false, abbreviateSynopsis = true,
-    description = "One node of a multi-process cluster (admission-core's embedded engine config unless --config); "
+    description = "One node of a multi-process cluster (the demo's engine config unless --config); "
         + "on SIGTERM it hands the partitions it leads to caught-up followers, then stops.")
 final class NodeCommand implements Callable<Integer> {
   @Option(names = "--id", paramLabel = "ID", required = true, order = -2,

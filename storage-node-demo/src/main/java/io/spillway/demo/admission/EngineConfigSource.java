@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Where the nodes' admission engine config comes from: the embedded default ({@code spillway-default.yaml} of
- * admission-core) — for the {@code demo} and {@code cluster} modes overlaid with the demo's own embedded config
- * ({@value #DEMO_RESOURCE}: latency targets, limit floor and client classes for a Raft-replicated node) — or, with
+ * admission-core) overlaid with the node's own embedded config ({@value #DEMO_RESOURCE}: the client classes of the
+ * demo's clients and of connections that never named themselves), in every mode — or, with
  * {@code --config spillway.yaml}, the embedded default overlaid key by key with that user file, which is watched
  * and hot-reloaded: a valid new version is applied to every engine of the process, an invalid one is refused and
  * logged while the running config stays (admission-core's {@link ConfigWatcher}: poll 1 s, debounce 200 ms).
@@ -40,23 +40,13 @@ public final class EngineConfigSource implements AutoCloseable {
   }
 
   /**
-   * Loads the config.
+   * Loads the config of a node (every mode: {@code demo}, {@code cluster}, {@code node}): the user's file if given
+   * (over admission-core's embedded default), else the node's embedded config over the embedded default.
    *
-   * @param file the user's file, or {@code null} for the embedded default alone
+   * @param file the user's file, or {@code null} for the node's embedded config
    * @throws io.spillway.admission.config.ConfigException listing every problem of an invalid file
    */
   public static EngineConfigSource load(Path file) throws IOException {
-    return file != null ? user(file)
-        : new EngineConfigSource(null, SpillwayConfig.loader().defaults(), "embedded default (spillway-default.yaml)");
-  }
-
-  /**
-   * Loads the config of the {@code demo} and {@code cluster} modes: the user's file if given (over the embedded
-   * default, as {@link #load}), else the demo's embedded config over the embedded default.
-   *
-   * @param file the user's file, or {@code null} for the demo's embedded config
-   */
-  public static EngineConfigSource loadDemo(Path file) throws IOException {
     return file != null ? user(file) : new EngineConfigSource(null, demoDefaults(),
         "embedded demo config (spillway-demo.yaml over spillway-default.yaml)");
   }
