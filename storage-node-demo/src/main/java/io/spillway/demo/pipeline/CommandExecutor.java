@@ -18,7 +18,7 @@ import java.util.concurrent.CompletableFuture;
  * by partition and their results reassembled in argument order; RANGE scans every partition (keys are hashed, not
  * ordered, across partitions) and merges the sorted results, keeping the first {@code limit} in bytewise order.
  */
-public final class CommandExecutor {
+public final class CommandExecutor implements CommandRunner {
   private static final Comparator<KeyValue> BY_KEY = (a, b) -> Arrays.compareUnsigned(a.key(), b.key());
 
   private final KvClient kv;
@@ -30,7 +30,7 @@ public final class CommandExecutor {
     this.shards = shards;
   }
 
-  /** Runs the command; the future holds its RESP reply or fails with the storage error. */
+  @Override
   public CompletableFuture<RespReply> execute(DataCommand command) {
     if (command instanceof DataCommand.Get get) {
       return kv.get(shards.partitionOf(get.key()), List.of(get.key()))

@@ -20,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -39,7 +40,9 @@ import java.util.concurrent.TimeoutException;
  *   <li><b>execute</b> on the bounded {@link StorageExecutor}; writes are sent asynchronously to the partition's
  *       Raft leader, so no storage thread waits for replication. The permit is released when the command's future
  *       completes (SUCCESS or ERROR, with the measured service time), or as DROPPED when the request's deadline
- *       passed before it could start or the executor refused it. The client gets a timeout error after the request
+ *       passed before it could start or the executor refused it. A read still waiting once its storage work is done
+ *       waits on another node (proxied to its partition's leader): its permit is released then, with the service
+ *       time so far, so the limit governs this node's work and not a round trip that a busy host stretches. The client gets a timeout error after the request
  *       timeout; the permit stays held until the storage work really ends.</li>
  * </ol>
  *
@@ -63,7 +66,15 @@ public final class RequestPipeline {
       long arrivalNanos, long deadlineNanos) {
   }
 
-  private final CommandExecutor executor;
+  /**
+   * Reads waiting on another node without a permit of this node, at most (node-wide). Past this many a proxied read
+   * keeps its permit until its reply, as a write does: the Raft client queues at most 100 asynchronous requests per
+   * partition ({@code raft.client.async.outstanding-requests.max}) before it blocks its caller, a storage thread.
+   */
+  static final int MAX_PROXIED_WITHOUT_PERMIT = 64;
+
+  private final CommandRunner executor;
+  private final Semaphore proxiedWithoutPermit = new Semaphore(MAX_PROXIED_WITHOUT_PERMIT);
   private final StorageExecutor storage;
   private final ShardMap shards;
   private final NodeAdmission admission;
@@ -80,7 +91,7 @@ public final class RequestPipeline {
    * @param requestTimeout longest time a request may take before the client gets a timeout error
    * @param cost the fixed, CPU-free cost paid on the storage thread before each op ({@link StorageCost#NONE}: none)
    */
-  public RequestPipeline(CommandExecutor executor, StorageExecutor storage, ShardMap shards, NodeAdmission admission,
+  public RequestPipeline(CommandRunner executor, StorageExecutor storage, ShardMap shards, NodeAdmission admission,
       Duration requestTimeout, PipelineMetrics metrics, StorageCost cost) {
     this(executor, storage, shards, admission, requestTimeout, metrics, cost,
         new EngineStrategy(admission.engine(), StrategyKind.SPILLWAY));
@@ -89,7 +100,7 @@ public final class RequestPipeline {
   /**
    * A pipeline deciding with {@code strategy} instead of the engine (which still serves the client registry).
    */
-  public RequestPipeline(CommandExecutor executor, StorageExecutor storage, ShardMap shards, NodeAdmission admission,
+  public RequestPipeline(CommandRunner executor, StorageExecutor storage, ShardMap shards, NodeAdmission admission,
       Duration requestTimeout, PipelineMetrics metrics, StorageCost cost, AdmissionStrategy strategy) {
     if (requestTimeout.toMillis() < 1) {
       throw new IllegalArgumentException("requestTimeout must be >= 1 ms, was " + requestTimeout.toMillis() + " ms");
@@ -278,9 +289,19 @@ public final class RequestPipeline {
       } catch (RuntimeException e) {
         work = CompletableFuture.failedFuture(e);
       }
+      // A read still unanswered once its storage work is done waits on another node: the partition's leader (a
+      // read proxied there), whose work this node's limit does not govern. Its permit is this node's no longer.
+      final boolean proxied = request.op() != OpType.WRITE && !work.isDone() && proxiedWithoutPermit.tryAcquire();
+      if (proxied) {
+        strategy.release(permit, Outcome.SUCCESS, System.nanoTime() - admitted, start - admitted);
+      }
       work.whenComplete((reply, error) -> {
-        strategy.release(permit, error == null ? Outcome.SUCCESS : Outcome.ERROR,
-            System.nanoTime() - admitted, start - admitted);
+        if (proxied) {
+          proxiedWithoutPermit.release();
+        } else {
+          strategy.release(permit, error == null ? Outcome.SUCCESS : Outcome.ERROR,
+              System.nanoTime() - admitted, start - admitted);
+        }
         metrics.ended(request.op());
         if (error == null) {
           result.complete(reply);

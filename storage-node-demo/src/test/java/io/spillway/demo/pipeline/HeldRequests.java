@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A test strategy that holds every request it is given until the test answers it: {@link #admit} hands it over on
@@ -17,6 +18,8 @@ public final class HeldRequests implements AdmissionStrategy {
   private final List<RequestPipeline.ClassifiedRequest> requests = new ArrayList<>();
   private final List<Executor> executors = new ArrayList<>();
   private final List<Callback> callbacks = new ArrayList<>();
+  /** Releases so far. */
+  public final AtomicInteger releases = new AtomicInteger();
   /** The first release's outcome. */
   public final CompletableFuture<Outcome> released = new CompletableFuture<>();
   /** The first release's service time. */
@@ -49,6 +52,7 @@ public final class HeldRequests implements AdmissionStrategy {
 
   @Override
   public void release(long permit, Outcome outcome, long serviceNanos, long nodeWaitNanos) {
+    releases.incrementAndGet();
     released.complete(outcome);
     releasedServiceNanos.complete(serviceNanos);
     releasedNodeWaitNanos.complete(nodeWaitNanos);
