@@ -46,6 +46,7 @@ public final class StorageNode implements AutoCloseable {
   private final PipelineMetrics metrics;
   private final NodeAdmission admission;
   private final AdmissionStrategy strategy;
+  private final RequestPipeline pipeline;
   private final RespServer resp;
   private boolean closed;
 
@@ -88,7 +89,7 @@ public final class StorageNode implements AutoCloseable {
     admission.bindMetrics(registry);
     bindFollowerMetrics(registry);
     final ShardMap shards = new ShardMap(config.partitions());
-    final RequestPipeline pipeline = new RequestPipeline(new CommandExecutor(new KvClient(raft), shards), storage,
+    this.pipeline = new RequestPipeline(new CommandExecutor(new KvClient(raft), shards), storage,
         shards, admission, config.requestTimeout(), metrics, config.storageCost(),
         this.strategy = Strategies.create(strategy, config.nodeId(), admission));
     this.resp = new RespServer(config.resp(), pipeline,
@@ -171,6 +172,14 @@ public final class StorageNode implements AutoCloseable {
   /** The node's admission strategy. */
   public AdmissionStrategy strategy() {
     return strategy;
+  }
+
+  /**
+   * Requests this node holds: its strategy's admitted-and-unfinished and queued ones, and the reads it proxied to
+   * their partition's leader after their permit was released ({@link RequestPipeline#proxiedReadsWithoutPermit}).
+   */
+  public long pendingWork() {
+    return strategy.pending() + pipeline.proxiedReadsWithoutPermit();
   }
 
   /** The storage executor, for status. */

@@ -115,6 +115,11 @@ public final class RequestPipeline {
     this.strategy = strategy;
   }
 
+  /** Reads waiting on another node that hold no permit of this node any more (their permit was released early). */
+  public int proxiedReadsWithoutPermit() {
+    return MAX_PROXIED_WITHOUT_PERMIT - proxiedWithoutPermit.availablePermits();
+  }
+
   /** The node's admission strategy. */
   public AdmissionStrategy strategy() {
     return strategy;

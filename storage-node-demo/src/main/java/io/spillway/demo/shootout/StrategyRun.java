@@ -91,7 +91,7 @@ final class StrategyRun {
   private static long pending(DemoCluster cluster) {
     long sum = 0;
     for (StorageNode n : cluster.nodes()) {
-      sum += n.strategy().pending();
+      sum += n.pendingWork();
     }
     return sum;
   }

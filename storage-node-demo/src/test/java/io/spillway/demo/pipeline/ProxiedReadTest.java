@@ -64,10 +64,12 @@ class ProxiedReadTest {
     strategy.admit(0);
     assertThat(strategy.released.get(10, TimeUnit.SECONDS)).isEqualTo(Outcome.SUCCESS);
     assertThat(reply).as("the leader has not answered yet").isNotDone();
+    assertThat(pipeline.proxiedReadsWithoutPermit()).as("still this node's pending work").isEqualTo(1);
 
     remote.get(0).complete(new RespReply.Bulk(bytes("v")));
     assertThat(((RespReply.Bulk) reply.get(10, TimeUnit.SECONDS)).bytes()).isEqualTo(bytes("v"));
     assertThat(strategy.releases.get()).as("released once").isEqualTo(1);
+    assertThat(pipeline.proxiedReadsWithoutPermit()).isZero();
   }
 
   @Test
