@@ -68,10 +68,10 @@ public final class RequestPipeline {
 
   /**
    * Reads waiting on another node without a permit of this node, at most (node-wide). Past this many a proxied read
-   * keeps its permit until its reply, as a write does: the Raft client queues at most 100 asynchronous requests per
-   * partition ({@code raft.client.async.outstanding-requests.max}) before it blocks its caller, a storage thread.
+   * keeps its permit until its reply, as a write does, so the work a node has sent and no longer counts stays small
+   * beside its limit and the Raft client's queue ({@code RaftNode.CLIENT_ASYNC_OUTSTANDING_MAX}) is never the bound.
    */
-  static final int MAX_PROXIED_WITHOUT_PERMIT = 64;
+  public static final int MAX_PROXIED_WITHOUT_PERMIT = 64;
 
   private final CommandRunner executor;
   private final Semaphore proxiedWithoutPermit = new Semaphore(MAX_PROXIED_WITHOUT_PERMIT);

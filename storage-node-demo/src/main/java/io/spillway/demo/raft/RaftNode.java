@@ -46,6 +46,13 @@ import org.slf4j.LoggerFactory;
 public final class RaftNode implements AutoCloseable {
   /** Ratis {@code raft.server.log.appender.retry.policy}: 10 retries 1 ms apart, then every 250 ms. */
   static final String APPENDER_RETRY_POLICY = "1ms,10, 250ms,100000000";
+  /**
+   * Ratis {@code raft.client.async.outstanding-requests.max}, per partition's client (default 100). Past it the
+   * client's caller, a storage thread, waits without a timeout for a slot. A node's requests to a partition are
+   * bounded by its admission (the inflight limit, at most {@code limit.max}, 1,024 by default, plus the reads it
+   * proxies after releasing their permit); this bound sits far above, so a storage thread never waits on it.
+   */
+  static final int CLIENT_ASYNC_OUTSTANDING_MAX = 1 << 16;
 
   private static final Logger LOG = LoggerFactory.getLogger(RaftNode.class);
 
@@ -74,7 +81,7 @@ public final class RaftNode implements AutoCloseable {
     this.properties = properties(self, raftDir, bindHost, settings);
   }
 
-  private static RaftProperties properties(PeerAddress self, Path raftDir, String bindHost, RaftSettings s) {
+  static RaftProperties properties(PeerAddress self, Path raftDir, String bindHost, RaftSettings s) {
     final RaftProperties p = new RaftProperties();
     RaftConfigKeys.Rpc.setType(p, SupportedRpcType.GRPC);
     GrpcConfigKeys.Server.setHost(p, bindHost);
@@ -89,6 +96,7 @@ public final class RaftNode implements AutoCloseable {
     // a restarted follower is found within a quarter second and catches up at once (chaos/follower-kill).
     RaftServerConfigKeys.Log.Appender.setRetryPolicy(p, APPENDER_RETRY_POLICY);
     RaftClientConfigKeys.Rpc.setRequestTimeout(p, millis(s.rpcRequestTimeout()));
+    RaftClientConfigKeys.Async.setOutstandingRequestsMax(p, CLIENT_ASYNC_OUTSTANDING_MAX);
     // Group commit on a follower: with Ratis 3.3's default each appendEntries request waits for the previous one's
     // log flush before its entries are queued (RATIS-2235), so a follower flushes once per request, whatever is
     // waiting. A follower whose flush takes 200 ms then took ~6 entries/s with 128 appends in flight, and trailed
