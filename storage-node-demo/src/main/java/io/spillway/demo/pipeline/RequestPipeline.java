@@ -42,8 +42,9 @@ import java.util.concurrent.TimeoutException;
  *       completes (SUCCESS or ERROR, with the measured service time), or as DROPPED when the request's deadline
  *       passed before it could start or the executor refused it. A read still waiting once its storage work is done
  *       waits on another node (proxied to its partition's leader): its permit is released then, with the service
- *       time so far, so the limit governs this node's work and not a round trip that a busy host stretches. The client gets a timeout error after the request
- *       timeout; the permit stays held until the storage work really ends.</li>
+ *       time so far, so the limit governs this node's work and not a round trip that a busy host stretches. The
+ *       client gets a timeout error after the request timeout; the permit stays held until the storage work really
+ *       ends.</li>
  * </ol>
  *
  * <p>Partition rule: a command touching one partition carries it; a read or scan touching several carries none
