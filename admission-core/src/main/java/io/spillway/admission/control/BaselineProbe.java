@@ -14,7 +14,10 @@ package io.spillway.admission.control;
  * cold JVM is soon measured again (the first probe waits {@link #FIRST_PROBE_DELAY_NANOS} after start, so a
  * cold node's first burst meets its initial limit, not a pinned one); a probe whose pin was at least twice the pin a
  * probe would take now measured a queue (a cold start's first probe pins an eighth of the untuned initial limit) and
- * is repeated {@link #FIRST_PROBE_DELAY_NANOS} after it ended. The control loop chooses the pin: an eighth of the
+ * is repeated {@link #FIRST_PROBE_DELAY_NANOS} after it ended, and so is a probe that raised the baseline more than
+ * {@link #RISE_TO_CONFIRM} times ({@link #confirm}): a probe that ran while the host was starved (a cold JVM beside
+ * hundreds of starting load threads) measured the moment, not the node, and the next one, a second later, replaces
+ * it; a node that really got slower reads the same again. The control loop chooses the pin: an eighth of the
  * tuned limit, at least the engine's {@code limit.min} (a node of hundreds of workers gets its samples in a fraction
  * of a second, and the lowest value over the window comes from the probes that ran below the worker count), and at
  * least what the critical tiers offer in permits at the no-load latency, plus one. A probe waits until the work
@@ -32,6 +35,13 @@ public final class BaselineProbe {
   public static final long INTERVAL_NANOS = 60_000_000_000L;
   /** The first interval; it doubles with each probe up to {@link #INTERVAL_NANOS}, so a cold start converges fast. */
   public static final long FIRST_INTERVAL_NANOS = 5_000_000_000L;
+  /**
+   * A probe that raised the baseline more than this many times is confirmed by another one soon after. Not only the
+   * rises {@link LatencyBaseline#MAX_MEASURED_RISE} capped: a starved host's probe that read 10 times the baseline
+   * raised it 4 times, and a second probe in the starved seconds, 4 times again, unconfirmed, set the limit at 8–12
+   * per worker for good (StarvedProbeScenarioTest, 10 seeds of 20 with the confirmation at 4).
+   */
+  public static final double RISE_TO_CONFIRM = 2.0;
   /** The first probe waits this long after the engine's first tick: a cold node's first burst is not probed. */
   public static final long FIRST_PROBE_DELAY_NANOS = 1_000_000_000L;
   /** Jitter of the interval, as a fraction (Envoy's default 15 %): nodes started together do not probe together. */
@@ -53,6 +63,7 @@ public final class BaselineProbe {
   private long endedNanos;
   private int lastPin;
   private long probes;
+  private boolean unconfirmed;
 
   /** @param seed varies the jitter from engine to engine */
   public BaselineProbe(long seed) {
@@ -96,10 +107,12 @@ public final class BaselineProbe {
     long age = lastBaselineNanos == Long.MIN_VALUE ? 0 : nowNanos - lastBaselineNanos;
     boolean remeasure = latencyAboveTarget && age >= FIRST_INTERVAL_NANOS;
     boolean pinnedTooHigh = probes > 0 && lastPin >= 2L * pinNow;
-    boolean stale = !baselineKnown || age >= interval() || remeasure || pinnedTooHigh;
-    long due = pinnedTooHigh ? Math.min(nextDueNanos, endedNanos + FIRST_PROBE_DELAY_NANOS) : nextDueNanos;
+    boolean repeatSoon = pinnedTooHigh || unconfirmed;
+    boolean stale = !baselineKnown || age >= interval() || remeasure || repeatSoon;
+    long due = repeatSoon ? Math.min(nextDueNanos, endedNanos + FIRST_PROBE_DELAY_NANOS) : nextDueNanos;
     if (saturated && stale && nowNanos >= due) {
       probing = true;
+      unconfirmed = false;
       drained = false;
       startedNanos = nowNanos;
       probeNanos = (long) Math.max(MIN_PROBE_NANOS,
@@ -107,6 +120,17 @@ public final class BaselineProbe {
       probes++;
     }
     return probing;
+  }
+
+  /**
+   * The probe that has just ended raised a baseline {@code rise} times (its value over the one it replaced, NaN when
+   * there was none): above {@link #RISE_TO_CONFIRM}, the next probe is due {@link #FIRST_PROBE_DELAY_NANOS} after
+   * this one ended instead of an interval later. Control thread.
+   */
+  public void confirm(double rise) {
+    if (rise > RISE_TO_CONFIRM) {
+      unconfirmed = true;
+    }
   }
 
   /** Whether the probe under way has used up its time: its last tick, whose samples close the pool however thin. */

@@ -27,6 +27,13 @@ import org.HdrHistogram.Histogram;
 public final class LatencyBaseline {
 
   private static final long SECOND_NANOS = 1_000_000_000L;
+  /**
+   * The most one measurement at pinned concurrency may raise the baseline, as a multiple of the baseline it replaces.
+   * A node that got slower (a slower disk: 3.5 times, in the chaos suite's slow-disk scenario) takes its new
+   * baseline in one measurement or two; a probe that ran while the host was starved (the demo's first seconds at
+   * 8,580 requests a second on 2 cores: 776 ms against 6.2 ms measured a second before) cannot set it for good.
+   */
+  public static final double MAX_MEASURED_RISE = 4.0;
 
   private final int minSamples;
   private final int maxPoolTicks;
@@ -36,6 +43,7 @@ public final class LatencyBaseline {
   private int pooledTicks;
   private boolean measuring;
   private long values;
+  private double lastMeasuredRise = Double.NaN;
   private volatile double baseline = Double.NaN;
 
   /**
@@ -85,6 +93,11 @@ public final class LatencyBaseline {
     }
     double p90Nanos = pool.getValueAtPercentile(90.0);
     if (measuring) {
+      double previous = baseline;
+      lastMeasuredRise = Double.isNaN(previous) ? Double.NaN : p90Nanos / previous;
+      if (!Double.isNaN(previous)) {
+        p90Nanos = Math.min(p90Nanos, MAX_MEASURED_RISE * previous);
+      }
       java.util.Arrays.fill(seconds, Long.MIN_VALUE); // a measurement at pinned concurrency replaces the window
       measuring = false;
     }
@@ -109,9 +122,10 @@ public final class LatencyBaseline {
 
   /**
    * Starts a measurement at pinned low concurrency (a {@link BaselineProbe}): the pool restarts, and the value it
-   * closes with replaces the whole window instead of joining its minimum. A probe measures the no-load latency by
-   * construction, so a node that got slower (a slower disk, a busier host) takes its new baseline at once rather
-   * than a window later, while the values of quiet ticks, which may just be lucky, keep only lowering it.
+   * closes with replaces the whole window instead of joining its minimum, raising it by at most
+   * {@link #MAX_MEASURED_RISE} times. A probe measures the no-load latency by construction, so a node that got
+   * slower (a slower disk, a busier host) takes its new baseline at once rather than a window later, while the
+   * values of quiet ticks, which may just be lucky, keep only lowering it.
    */
   public void startMeasurement() {
     restartPool();
@@ -122,6 +136,14 @@ public final class LatencyBaseline {
   public void restartPool() {
     pool.reset();
     pooledTicks = 0;
+  }
+
+  /**
+   * The last measurement at pinned concurrency over the baseline it replaced, before the cap: above 1 it raised the
+   * baseline. NaN before the first measurement, or when there was no baseline to compare with.
+   */
+  public double lastMeasuredRise() {
+    return lastMeasuredRise;
   }
 
   /** How many pooled values the baseline has taken so far (it moved: a fresh measurement). */
@@ -137,6 +159,7 @@ public final class LatencyBaseline {
   /** Forgets everything learned. */
   public void reset() {
     restartPool();
+    lastMeasuredRise = Double.NaN;
     java.util.Arrays.fill(seconds, Long.MIN_VALUE);
     java.util.Arrays.fill(minima, Double.NaN);
     baseline = Double.NaN;

@@ -341,6 +341,9 @@ public final class ControlLoop {
       limit = tuner.limit();
     } else {
       if (wasPinned) {
+        for (LatencyBaseline b : baselines) {
+          probe.confirm(b.lastMeasuredRise());
+        }
         settlingTicks = POST_PROBE_SETTLE_TICKS;
         // The probe has just measured the no-load latency at a saturated node: return to what the node serves at
         // once, not to a limit that may never have been tuned (the initial one, on a node saturated from its start).

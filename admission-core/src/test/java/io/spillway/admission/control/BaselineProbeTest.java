@@ -129,6 +129,39 @@ class BaselineProbeTest {
     }
   }
 
+  @Test
+  void aProbeThatMoreThanDoubledTheBaselineIsConfirmedASecondLaterAndOnlyOnce() {
+    BaselineProbe probe = new BaselineProbe(3);
+    probe.tick(true, false, false, false, SERVICE, PIN, 0);
+    long t = BaselineProbe.FIRST_PROBE_DELAY_NANOS;
+    assertThat(probe.tick(true, false, false, false, SERVICE, PIN, t)).isTrue();
+    long ended = drainAndEnd(probe, PIN, PIN, t);
+    probe.confirm(125.0); // read 776 ms against 6.2 ms: a starved host's moment, or a node that got slower?
+    for (t = ended + 100 * MS; t < ended + BaselineProbe.FIRST_PROBE_DELAY_NANOS; t += 100 * MS) {
+      assertThat(probe.tick(true, true, false, false, SERVICE, PIN, t)).as("not before a second at %d", t).isFalse();
+    }
+    assertThat(probe.tick(true, true, false, false, SERVICE, PIN, t)).as("confirmed a second after").isTrue();
+    long again = drainAndEnd(probe, PIN, PIN, t);
+    probe.confirm(1.0); // read the same again: the node's new normal
+    for (t = again + 100 * MS; t < again + BaselineProbe.FIRST_INTERVAL_NANOS; t += 100 * MS) {
+      assertThat(probe.tick(true, true, false, false, SERVICE, PIN, t)).as("confirmed: no early probe").isFalse();
+    }
+  }
+
+  @Test
+  void aProbeThatAtMostDoubledTheBaselineWaitsItsInterval() {
+    BaselineProbe probe = new BaselineProbe(3);
+    probe.tick(true, false, false, false, SERVICE, PIN, 0);
+    long t = BaselineProbe.FIRST_PROBE_DELAY_NANOS;
+    assertThat(probe.tick(true, false, false, false, SERVICE, PIN, t)).isTrue();
+    long ended = drainAndEnd(probe, PIN, PIN, t);
+    probe.confirm(BaselineProbe.RISE_TO_CONFIRM);
+    probe.confirm(Double.NaN); // no baseline before it
+    for (t = ended + 100 * MS; t < ended + BaselineProbe.FIRST_INTERVAL_NANOS; t += 100 * MS) {
+      assertThat(probe.tick(true, true, false, false, SERVICE, PIN, t)).as("at %d", t).isFalse();
+    }
+  }
+
   /**
    * A probe that started at {@code start}: pinned to {@code pin} with {@code inflight} requests still running, which
    * drain in one tick; it samples on the next, and a fresh value 300 ms after the start ends it. Returns that time.

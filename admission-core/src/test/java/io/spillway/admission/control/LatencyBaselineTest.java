@@ -129,4 +129,25 @@ class LatencyBaselineTest {
     assertThatThrownBy(() -> new LatencyBaseline(1, 1, 0, recorder.newPool()))
         .isInstanceOf(IllegalArgumentException.class).hasMessage("maxPoolTicks must be >= 1, was 0");
   }
+
+  @Test
+  void aMeasurementReplacesTheWindowButRaisesItAtMostFourTimes() {
+    LatencyBaseline b = baseline(60);
+    b.observe(tick(10 * MS, 5), 0);
+    assertThat(b.lastMeasuredRise()).as("no measurement yet").isNaN();
+
+    b.startMeasurement(); // a probe on a starved host reads 100 times the quiet ticks' value
+    b.observe(tick(1_000 * MS, 5), SECOND);
+    assertThat(b.nanos()).as("capped at 4 x 10 ms").isBetween(39.6 * MS, 40.4 * MS);
+    assertThat(b.lastMeasuredRise()).as("the uncapped rise, for the probe to confirm").isBetween(99.0, 101.0);
+
+    b.startMeasurement(); // measured again once the host has recovered: replaces, not a window's minimum
+    b.observe(tick(12 * MS, 5), 2 * SECOND);
+    assertThat(b.nanos()).isBetween(11.9 * MS, 12.1 * MS);
+    assertThat(b.lastMeasuredRise()).isBetween(0.29, 0.31);
+
+    b.startMeasurement(); // a node that got three times slower takes it in one measurement
+    b.observe(tick(36 * MS, 5), 3 * SECOND);
+    assertThat(b.nanos()).isBetween(35.7 * MS, 36.3 * MS);
+  }
 }
