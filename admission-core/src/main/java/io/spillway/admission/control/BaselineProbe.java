@@ -55,6 +55,7 @@ public final class BaselineProbe {
   private final long seed;
   private boolean probing;
   private boolean drained;
+  private long drainedNanos;
   private long toDrain;
   private long startedNanos;
   private long probeNanos;
@@ -151,19 +152,36 @@ public final class BaselineProbe {
 
   /**
    * Whether this probe tick's latencies measure the pinned concurrency: only once as many requests have completed
-   * since the pin as were in flight at it, and a tick's peak inflight stayed within the pinned limit. Before that the
-   * completions are the work admitted above the pin, whose latency holds the old queue (a node's storage FIFO:
-   * seconds on a slow one). Control thread.
+   * since the pin as were in flight at it, a tick's peak inflight stayed within the pinned limit, and a tick with
+   * completions had none of the work admitted before the pin. Before that the completions are the work admitted
+   * above the pin, whose latency holds the old queue (a node's storage FIFO: seconds on a slow one), and so does
+   * the latency of work admitted while it was still queued. The count alone is not enough on a node that runs its
+   * critical tiers first: their new requests finish ahead of the old ones and make up the count while the old
+   * queue still stands. Control thread.
    *
    * @param completions requests completed in this tick
+   * @param oldWorkCompleted whether a request admitted before the pin completed in this tick (its latency was
+   *     longer than the time since the pin)
+   * @param nowNanos the tick's time: once drained, {@link #drainedNanos()}
    */
-  public boolean sampling(int peakInflight, int pinnedLimit, long completions) {
+  public boolean sampling(int peakInflight, int pinnedLimit, long completions, boolean oldWorkCompleted,
+      long nowNanos) {
     toDrain -= completions;
-    if (probing && !drained && toDrain <= 0 && peakInflight <= pinnedLimit) {
+    if (probing && !drained && toDrain <= 0 && peakInflight <= pinnedLimit && completions > 0
+        && !oldWorkCompleted) {
       drained = true;
-      return false; // this tick still held the tail of the old queue; sample from the next one
+      drainedNanos = nowNanos;
+      return false; // work admitted before this tick's end may have waited behind the old queue; sample from here
     }
     return probing && drained;
+  }
+
+  /**
+   * When the probe under way found the work admitted before its pin drained: the requests admitted since then are
+   * the ones its samples may hold (a longer latency belongs to earlier work).
+   */
+  public long drainedNanos() {
+    return drainedNanos;
   }
 
   /** Probes started so far. */

@@ -73,10 +73,21 @@ public final class LatencyBaseline {
 
   /** Offers one control tick's latencies of this op type, taken at low inflight; empty ticks are ignored. */
   public void observe(LatencySample tick, long nowNanos) {
-    if (tick.count() <= 0) {
+    observe(tick, nowNanos, Long.MAX_VALUE);
+  }
+
+  /**
+   * Offers one control tick's latencies up to {@code maxNanos}; a tick that adds none is ignored. A probe passes the
+   * time since its pin: a longer latency belongs to work admitted before the pin, whatever order the node ran it in
+   * (a node that serves its critical tiers first finishes new work before old), and every request admitted since
+   * the pin counts.
+   */
+  public void observe(LatencySample tick, long nowNanos, long maxNanos) {
+    long before = pool.getTotalCount();
+    tick.addTo(pool, maxNanos);
+    if (pool.getTotalCount() == before) {
       return;
     }
-    tick.addTo(pool);
     pooledTicks++;
     if (pool.getTotalCount() >= minSamples || pooledTicks >= maxPoolTicks) {
       closePool(nowNanos);

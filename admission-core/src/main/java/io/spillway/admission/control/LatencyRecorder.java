@@ -67,7 +67,6 @@ public final class LatencyRecorder {
     }
     this.highestTrackableNanos = highestTrackableNanos;
     this.interval = new Histogram(1, highestTrackableNanos, SIGNIFICANT_DIGITS);
-    this.sample = new LatencySample(interval);
     int buckets = index(highestTrackableNanos) + 1;
     int wanted = Math.min(MAX_STRIPES, 2 * Runtime.getRuntime().availableProcessors());
     int count = Integer.highestOneBit(Math.max(1, wanted - 1)) << 1;
@@ -76,6 +75,7 @@ public final class LatencyRecorder {
     this.previous = new long[buckets];
     this.nonEmptyIndex = new int[buckets];
     this.nonEmptyCount = new long[buckets];
+    this.sample = new LatencySample(interval, nonEmptyIndex, nonEmptyCount);
   }
 
   /**
@@ -114,7 +114,7 @@ public final class LatencyRecorder {
       }
     }
     if (count == 0) {
-      sample.fill(0, 0, 0, 0, 0, 0.0);
+      sample.fill(0, 0, 0, 0, 0, 0.0, 0);
       return sample;
     }
     long at50 = countAtPercentile(50.0, count);
@@ -144,7 +144,7 @@ public final class LatencyRecorder {
       max = highest;
       totalValue += (lowest + (size >> 1)) * (double) nonEmptyCount[k];
     }
-    sample.fill(count, p50, p90, p99, Math.min(max, highestTrackableNanos), totalValue / count);
+    sample.fill(count, p50, p90, p99, Math.min(max, highestTrackableNanos), totalValue / count, nonEmpty);
     return sample;
   }
 

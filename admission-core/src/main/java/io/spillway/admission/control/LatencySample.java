@@ -17,9 +17,15 @@ public final class LatencySample {
   private long maxNanos;
   private double meanNanos;
   private final Histogram histogram;
+  /** The interval's non-empty buckets, ascending (the recorder's arrays): index and count. */
+  private final int[] bucketIndex;
+  private final long[] bucketCount;
+  private int buckets;
 
-  LatencySample(Histogram histogram) {
+  LatencySample(Histogram histogram, int[] bucketIndex, long[] bucketCount) {
     this.histogram = histogram;
+    this.bucketIndex = bucketIndex;
+    this.bucketCount = bucketCount;
   }
 
   /**
@@ -33,7 +39,29 @@ public final class LatencySample {
     }
   }
 
-  void fill(long count, long p50, long p90, long p99, long max, double mean) {
+  /**
+   * Adds the interval's values up to {@code maxNanos} to {@code pool}, to the precision of the recorder's buckets (a
+   * bucket counts when its lowest value is at most {@code maxNanos}). Allocation-free.
+   */
+  public void addTo(Histogram pool, long maxNanos) {
+    if (count == 0) {
+      return;
+    }
+    if (maxNanos >= this.maxNanos) {
+      pool.add(histogram);
+      return;
+    }
+    for (int k = 0; k < buckets; k++) {
+      long lowest = LatencyRecorder.lowestValueAt(bucketIndex[k]);
+      if (lowest > maxNanos) {
+        return;
+      }
+      pool.recordValueWithCount(lowest, bucketCount[k]);
+    }
+  }
+
+  void fill(long count, long p50, long p90, long p99, long max, double mean, int buckets) {
+    this.buckets = buckets;
     this.count = count;
     this.p50Nanos = p50;
     this.p90Nanos = p90;

@@ -168,6 +168,8 @@ public final class ControlLoop {
   /** Each op type's learned no-load p90 as of the last tick (the baselines change only there); NaN: unknown. */
   private final double[] noLoadNanos = nanArray(OpType.count());
   private double servedConcurrency = Double.NaN;
+  /** When the probe under way pinned the limit. */
+  private long pinnedAtNanos;
   private long lastTickNanos = Long.MIN_VALUE;
   private long lastErrors;
   private long lastAdmitted;
@@ -255,6 +257,17 @@ public final class ControlLoop {
     republish();
   }
 
+  /** Whether a request admitted before {@code sinceNanos} completed in this tick: its latency is longer than that. */
+  private boolean oldWorkCompleted(long sinceNanos, long nowNanos) {
+    for (int i = 0; i < OpType.count(); i++) {
+      LatencySample tick = latency.lastSample(i);
+      if (tick.count() > 0 && tick.maxNanos() > nowNanos - sinceNanos) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** One control period; control thread only (the engine serialises calls). */
   public void tick() {
     long now = ticker.read();
@@ -280,7 +293,8 @@ public final class ControlLoop {
     latency.sample(telemetry.latency());
     long completions = latency.completions();
     // Low load: at most the inflight a probe would pin, nothing waiting.
-    boolean lowLoad = wasPinned ? probe.sampling(peak, pinnedLimit, completions)
+    boolean lowLoad = wasPinned
+        ? probe.sampling(peak, pinnedLimit, completions, oldWorkCompleted(pinnedAtNanos, now), now)
         : !saturatedNow && peak <= probePin(c.limitMin, limitBefore);
     boolean freshBaseline = false;
     boolean baselineKnown = true;
@@ -294,7 +308,9 @@ public final class ControlLoop {
       }
       if (lowLoad) {
         long before = baselines[i].values();
-        baselines[i].observe(latency.lastSample(i), now);
+        // In a probe, only the work admitted since the old work drained: a longer latency is older work, whatever
+        // order the node ran it in.
+        baselines[i].observe(latency.lastSample(i), now, wasPinned ? now - probe.drainedNanos() : Long.MAX_VALUE);
         if (probe.timeUp(now)) {
           baselines[i].closePool(now);
         }
@@ -334,6 +350,7 @@ public final class ControlLoop {
           b.startMeasurement(); // the probe's value comes from its own samples and replaces the window
         }
         pinnedLimit = pin;
+        pinnedAtNanos = now;
         probe.pinned(pinnedLimit, limiter.inflight());
         limiter.setLimit(pinnedLimit);
         events.limitChanged(limitBefore, pinnedLimit, now);

@@ -40,10 +40,40 @@ class BaselineProbeTest {
     long t = BaselineProbe.FIRST_PROBE_DELAY_NANOS;
     assertThat(probe.tick(true, false, false, false, SERVICE, PIN, t)).isTrue();
     probe.pinned(PIN, 40); // 40 requests were in flight when the limit was pinned to 8
-    assertThat(probe.sampling(8, 8, 30)).as("10 of the old ones still running").isFalse();
-    assertThat(probe.sampling(8, 8, 10)).as("the tick that finished the old queue").isFalse();
-    assertThat(probe.sampling(8, 8, 5)).isTrue();
+    assertThat(probe.sampling(8, 8, 30, false, 0L)).as("10 of the old ones still running").isFalse();
+    assertThat(probe.sampling(8, 8, 10, false, 0L)).as("the tick that finished the old queue").isFalse();
+    assertThat(probe.sampling(8, 8, 5, false, 0L)).isTrue();
     assertThat(probe.tick(true, false, false, true, SERVICE, PIN, t + 300 * MS)).as("a fresh value ends it").isFalse();
+  }
+
+  @Test
+  void onANodeThatRunsItsCriticalTiersFirstTheCountIsNotEnough() {
+    BaselineProbe probe = new BaselineProbe(1);
+    probe.tick(true, false, false, false, SERVICE, PIN, 0);
+    long t = BaselineProbe.FIRST_PROBE_DELAY_NANOS;
+    assertThat(probe.tick(true, false, false, false, SERVICE, PIN, t)).isTrue();
+    probe.pinned(PIN, 40);
+    // 45 completions, most of them new critical requests that overtook the old queue, and one old request among
+    // them (a latency longer than the time since the pin): the old queue still stands.
+    assertThat(probe.sampling(8, 8, 45, true, t + 100 * MS)).as("old work still completing").isFalse();
+    assertThat(probe.sampling(8, 8, 6, true, t + 200 * MS)).as("and still").isFalse();
+    assertThat(probe.sampling(8, 8, 6, false, t + 300 * MS)).as("the first tick without old work").isFalse();
+    assertThat(probe.drainedNanos()).isEqualTo(t + 300 * MS);
+    assertThat(probe.sampling(8, 8, 6, false, t + 400 * MS)).isTrue();
+  }
+
+  @Test
+  void aTickWithoutCompletionsDoesNotShowTheOldWorkGone() {
+    BaselineProbe probe = new BaselineProbe(1);
+    probe.tick(true, false, false, false, SERVICE, PIN, 0);
+    long t = BaselineProbe.FIRST_PROBE_DELAY_NANOS;
+    assertThat(probe.tick(true, false, false, false, SERVICE, PIN, t)).isTrue();
+    probe.pinned(PIN, 4);
+    assertThat(probe.sampling(4, 8, 4, true, t + 100 * MS)).isFalse();
+    assertThat(probe.sampling(4, 8, 0, false, t + 200 * MS)).as("nothing completed: nothing shown").isFalse();
+    assertThat(probe.sampling(4, 8, 0, false, t + 300 * MS)).isFalse();
+    assertThat(probe.sampling(4, 8, 2, false, t + 400 * MS)).as("drained").isFalse();
+    assertThat(probe.sampling(4, 8, 2, false, t + 500 * MS)).isTrue();
   }
 
   @Test
@@ -168,8 +198,8 @@ class BaselineProbeTest {
    */
   private static long drainAndEnd(BaselineProbe probe, int pin, int inflight, long start) {
     probe.pinned(pin, inflight);
-    assertThat(probe.sampling(pin, pin, inflight)).as("the tick that finished the old queue").isFalse();
-    assertThat(probe.sampling(pin, pin, 5)).isTrue();
+    assertThat(probe.sampling(pin, pin, inflight, false, 0L)).as("the tick that finished the old queue").isFalse();
+    assertThat(probe.sampling(pin, pin, 5, false, 0L)).isTrue();
     long end = start + 300 * MS;
     assertThat(probe.tick(true, true, false, true, SERVICE, pin, end)).as("a fresh value ends it").isFalse();
     return end;

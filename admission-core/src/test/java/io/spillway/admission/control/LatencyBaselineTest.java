@@ -150,4 +150,20 @@ class LatencyBaselineTest {
     b.observe(tick(36 * MS, 5), 3 * SECOND);
     assertThat(b.nanos()).isBetween(35.7 * MS, 36.3 * MS);
   }
+
+  @Test
+  void aProbePoolsOnlyTheLatenciesShorterThanItsAge() {
+    LatencyBaseline b = new LatencyBaseline(60, 10, 20, recorder.newPool());
+    for (int i = 0; i < 10; i++) {
+      recorder.record(20 * MS); // admitted after the old work drained
+    }
+    for (int i = 0; i < 10; i++) {
+      recorder.record(700 * MS); // admitted before it: waited behind the old queue
+    }
+    b.observe(recorder.sample(), SECOND, 300 * MS);
+    assertThat(b.nanos()).as("the 10 short ones only").isBetween(19.8 * MS, 20.2 * MS);
+
+    b.observe(tick(700 * MS, 10), 2 * SECOND, 300 * MS);
+    assertThat(b.values()).as("a tick of old work only adds nothing").isEqualTo(1);
+  }
 }
