@@ -76,6 +76,11 @@ public final class RequestPipeline {
 
   private final CommandRunner executor;
   private final Semaphore proxiedWithoutPermit = new Semaphore(MAX_PROXIED_WITHOUT_PERMIT);
+  /**
+   * The tiers the storage executor runs first: t0 and t1, the engine's critical tiers under its default
+   * {@code tiers.never-shed} (the never-shed tier and the next, which the rejector sheds last).
+   */
+  public static final Tier CRITICAL_TIERS_UP_TO = Tier.T1;
   private final StorageExecutor storage;
   private final ShardMap shards;
   private final NodeAdmission admission;
@@ -235,7 +240,7 @@ public final class RequestPipeline {
     @Override
     public void execute(Runnable task) {
       handedOverNanos = System.nanoTime();
-      storage.execute(task);
+      storage.execute(task, critical());
     }
 
     @Override
@@ -247,11 +252,16 @@ public final class RequestPipeline {
       }
       final long admitted = System.nanoTime();
       try {
-        storage.execute(() -> run(permit, admitted));
+        storage.execute(() -> run(permit, admitted), critical());
       } catch (RejectedExecutionException e) {
         strategy.release(permit, Outcome.DROPPED, 0L, 0L);
         reject(Reason.EXECUTOR_REJECTED.name(), admission.engine().stats().serviceTimeNanos(request.op()));
       }
+    }
+
+    /** Whether the storage executor runs this request ahead of the non-critical ones waiting there. */
+    private boolean critical() {
+      return request.tier().compareTo(CRITICAL_TIERS_UP_TO) <= 0;
     }
 
     @Override
