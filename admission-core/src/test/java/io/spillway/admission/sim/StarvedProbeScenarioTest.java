@@ -51,7 +51,8 @@ class StarvedProbeScenarioTest {
   static final double MAX_SETTLED_LIMIT_PER_WORKER = 12.0;
   static final double MAX_MEDIAN_SETTLED_LIMIT_PER_WORKER = 8.0;
   static final double GOODPUT_FLOOR = 0.95;
-  private static final Sweep SWEEP = new Sweep("Starved first probe (2 workers at 20 ms, x30 slower 0.8-2.5 s)");
+  private static final Sweep SWEEP =
+      new Sweep("Starved probe (2 workers at 20 ms, 10 x slower for 3 s while the first probe samples)");
 
   @AfterAll
   static void printSummary() {
