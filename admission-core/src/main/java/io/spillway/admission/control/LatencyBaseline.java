@@ -140,6 +140,7 @@ public final class LatencyBaseline {
    */
   public void startMeasurement() {
     restartPool();
+    lastMeasuredRise = Double.NaN; // a measurement that pools nothing says nothing, not the last one's rise again
     measuring = true;
   }
 
@@ -151,7 +152,8 @@ public final class LatencyBaseline {
 
   /**
    * The last measurement at pinned concurrency over the baseline it replaced, before the cap: above 1 it raised the
-   * baseline. NaN before the first measurement, or when there was no baseline to compare with.
+   * baseline. NaN before the first measurement, while one is under way or when it pooled nothing, or when there was
+   * no baseline to compare with.
    */
   public double lastMeasuredRise() {
     return lastMeasuredRise;

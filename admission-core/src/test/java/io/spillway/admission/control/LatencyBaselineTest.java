@@ -149,6 +149,11 @@ class LatencyBaselineTest {
     b.startMeasurement(); // a node that got three times slower takes it in one measurement
     b.observe(tick(36 * MS, 5), 3 * SECOND);
     assertThat(b.nanos()).isBetween(35.7 * MS, 36.3 * MS);
+
+    b.startMeasurement(); // a probe in which this op type completed nothing
+    b.closePool(4 * SECOND);
+    assertThat(b.lastMeasuredRise()).as("no rise of its own, not the last probe's again").isNaN();
+    assertThat(b.nanos()).isBetween(35.7 * MS, 36.3 * MS);
   }
 
   @Test
