@@ -160,12 +160,14 @@ public final class BaselineProbe {
    * queue still stands. Control thread.
    *
    * @param completions requests completed in this tick
-   * @param oldWorkCompleted whether a request admitted before the pin completed in this tick (its latency was
-   *     longer than the time since the pin)
+   * @param longestLatencyNanos the longest latency completed in this tick, any op type: longer than the time since
+   *     the pin, it was admitted before it
    * @param nowNanos the tick's time: once drained, {@link #drainedNanos()}
    */
-  public boolean sampling(int peakInflight, int pinnedLimit, long completions, boolean oldWorkCompleted,
+  public boolean sampling(int peakInflight, int pinnedLimit, long completions, long longestLatencyNanos,
       long nowNanos) {
+    // The control loop pins the limit in the tick the probe starts: older than that, admitted before the pin.
+    boolean oldWorkCompleted = longestLatencyNanos > nowNanos - startedNanos;
     toDrain -= completions;
     if (probing && !drained && toDrain <= 0 && peakInflight <= pinnedLimit && completions > 0
         && !oldWorkCompleted) {

@@ -168,8 +168,6 @@ public final class ControlLoop {
   /** Each op type's learned no-load p90 as of the last tick (the baselines change only there); NaN: unknown. */
   private final double[] noLoadNanos = nanArray(OpType.count());
   private double servedConcurrency = Double.NaN;
-  /** When the probe under way pinned the limit. */
-  private long pinnedAtNanos;
   private long lastTickNanos = Long.MIN_VALUE;
   private long lastErrors;
   private long lastAdmitted;
@@ -257,15 +255,16 @@ public final class ControlLoop {
     republish();
   }
 
-  /** Whether a request admitted before {@code sinceNanos} completed in this tick: its latency is longer than that. */
-  private boolean oldWorkCompleted(long sinceNanos, long nowNanos) {
+  /** The longest latency completed in this tick, over the op types; 0 when nothing completed. */
+  private long longestLatencyNanos() {
+    long longest = 0L;
     for (int i = 0; i < OpType.count(); i++) {
       LatencySample tick = latency.lastSample(i);
-      if (tick.count() > 0 && tick.maxNanos() > nowNanos - sinceNanos) {
-        return true;
+      if (tick.count() > 0) {
+        longest = Math.max(longest, tick.maxNanos());
       }
     }
-    return false;
+    return longest;
   }
 
   /** One control period; control thread only (the engine serialises calls). */
@@ -294,7 +293,7 @@ public final class ControlLoop {
     long completions = latency.completions();
     // Low load: at most the inflight a probe would pin, nothing waiting.
     boolean lowLoad = wasPinned
-        ? probe.sampling(peak, pinnedLimit, completions, oldWorkCompleted(pinnedAtNanos, now), now)
+        ? probe.sampling(peak, pinnedLimit, completions, longestLatencyNanos(), now)
         : !saturatedNow && peak <= probePin(c.limitMin, limitBefore);
     boolean freshBaseline = false;
     boolean baselineKnown = true;
@@ -350,7 +349,6 @@ public final class ControlLoop {
           b.startMeasurement(); // the probe's value comes from its own samples and replaces the window
         }
         pinnedLimit = pin;
-        pinnedAtNanos = now;
         probe.pinned(pinnedLimit, limiter.inflight());
         limiter.setLimit(pinnedLimit);
         events.limitChanged(limitBefore, pinnedLimit, now);

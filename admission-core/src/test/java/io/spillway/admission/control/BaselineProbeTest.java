@@ -10,6 +10,10 @@ class BaselineProbeTest {
   private static final long SECOND = 1_000 * MS;
   private static final double SERVICE = 20 * MS;
   private static final int PIN = 8;
+  /** A tick's longest latency: none of its completions older than the probe. */
+  private static final long YOUNG = 0L;
+  /** A tick's longest latency: a completion admitted before the probe pinned the limit. */
+  private static final long OLD = 10 * SECOND;
 
   @Test
   void aColdNodesFirstBurstIsNotProbed() {
@@ -40,9 +44,9 @@ class BaselineProbeTest {
     long t = BaselineProbe.FIRST_PROBE_DELAY_NANOS;
     assertThat(probe.tick(true, false, false, false, SERVICE, PIN, t)).isTrue();
     probe.pinned(PIN, 40); // 40 requests were in flight when the limit was pinned to 8
-    assertThat(probe.sampling(8, 8, 30, false, 0L)).as("10 of the old ones still running").isFalse();
-    assertThat(probe.sampling(8, 8, 10, false, 0L)).as("the tick that finished the old queue").isFalse();
-    assertThat(probe.sampling(8, 8, 5, false, 0L)).isTrue();
+    assertThat(probe.sampling(8, 8, 30, YOUNG, t + 100 * MS)).as("10 of the old ones still running").isFalse();
+    assertThat(probe.sampling(8, 8, 10, YOUNG, t + 200 * MS)).as("the tick that finished the old queue").isFalse();
+    assertThat(probe.sampling(8, 8, 5, YOUNG, t + 300 * MS)).isTrue();
     assertThat(probe.tick(true, false, false, true, SERVICE, PIN, t + 300 * MS)).as("a fresh value ends it").isFalse();
   }
 
@@ -55,11 +59,11 @@ class BaselineProbeTest {
     probe.pinned(PIN, 40);
     // 45 completions, most of them new critical requests that overtook the old queue, and one old request among
     // them (a latency longer than the time since the pin): the old queue still stands.
-    assertThat(probe.sampling(8, 8, 45, true, t + 100 * MS)).as("old work still completing").isFalse();
-    assertThat(probe.sampling(8, 8, 6, true, t + 200 * MS)).as("and still").isFalse();
-    assertThat(probe.sampling(8, 8, 6, false, t + 300 * MS)).as("the first tick without old work").isFalse();
+    assertThat(probe.sampling(8, 8, 45, OLD, t + 100 * MS)).as("old work still completing").isFalse();
+    assertThat(probe.sampling(8, 8, 6, OLD, t + 200 * MS)).as("and still").isFalse();
+    assertThat(probe.sampling(8, 8, 6, YOUNG, t + 300 * MS)).as("the first tick without old work").isFalse();
     assertThat(probe.drainedNanos()).isEqualTo(t + 300 * MS);
-    assertThat(probe.sampling(8, 8, 6, false, t + 400 * MS)).isTrue();
+    assertThat(probe.sampling(8, 8, 6, YOUNG, t + 400 * MS)).isTrue();
   }
 
   @Test
@@ -69,11 +73,11 @@ class BaselineProbeTest {
     long t = BaselineProbe.FIRST_PROBE_DELAY_NANOS;
     assertThat(probe.tick(true, false, false, false, SERVICE, PIN, t)).isTrue();
     probe.pinned(PIN, 4);
-    assertThat(probe.sampling(4, 8, 4, true, t + 100 * MS)).isFalse();
-    assertThat(probe.sampling(4, 8, 0, false, t + 200 * MS)).as("nothing completed: nothing shown").isFalse();
-    assertThat(probe.sampling(4, 8, 0, false, t + 300 * MS)).isFalse();
-    assertThat(probe.sampling(4, 8, 2, false, t + 400 * MS)).as("drained").isFalse();
-    assertThat(probe.sampling(4, 8, 2, false, t + 500 * MS)).isTrue();
+    assertThat(probe.sampling(4, 8, 4, OLD, t + 100 * MS)).isFalse();
+    assertThat(probe.sampling(4, 8, 0, YOUNG, t + 200 * MS)).as("nothing completed: nothing shown").isFalse();
+    assertThat(probe.sampling(4, 8, 0, YOUNG, t + 300 * MS)).isFalse();
+    assertThat(probe.sampling(4, 8, 2, YOUNG, t + 400 * MS)).as("drained").isFalse();
+    assertThat(probe.sampling(4, 8, 2, YOUNG, t + 500 * MS)).isTrue();
   }
 
   @Test
@@ -198,8 +202,8 @@ class BaselineProbeTest {
    */
   private static long drainAndEnd(BaselineProbe probe, int pin, int inflight, long start) {
     probe.pinned(pin, inflight);
-    assertThat(probe.sampling(pin, pin, inflight, false, 0L)).as("the tick that finished the old queue").isFalse();
-    assertThat(probe.sampling(pin, pin, 5, false, 0L)).isTrue();
+    assertThat(probe.sampling(pin, pin, inflight, YOUNG, start + 100 * MS)).as("the tick that finished the old queue").isFalse();
+    assertThat(probe.sampling(pin, pin, 5, YOUNG, start + 200 * MS)).isTrue();
     long end = start + 300 * MS;
     assertThat(probe.tick(true, true, false, true, SERVICE, pin, end)).as("a fresh value ends it").isFalse();
     return end;
