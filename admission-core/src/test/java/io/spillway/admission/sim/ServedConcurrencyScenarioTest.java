@@ -42,7 +42,7 @@ class ServedConcurrencyScenarioTest {
   private static final int WORKERS = 2;
   private static final long SERVICE_NANOS = 20_000_000L;
   private static final double CAPACITY = WORKERS * 1e9 / SERVICE_NANOS;
-  private static final int INITIAL_LIMIT = 64;
+  static final int INITIAL_LIMIT = 64;
   private static final long END = 12 * SECOND;
   private static final long SETTLED_FROM = 4 * SECOND;
   static final int MAX_RETURN = 32;
@@ -105,23 +105,35 @@ class ServedConcurrencyScenarioTest {
   }
 
   private static Simulation coldStart(long seed) {
-    EngineConfig config = EngineConfig.builder()
-        .limitInitial(INITIAL_LIMIT)
-        .queuesInitialServiceTime(OpType.READ, Duration.ofMillis(20))
-        .build();
-    Simulation sim = new Simulation(config, WORKERS, SERVICE_NANOS, SERVICE_NANOS, SERVICE_NANOS,
-        SimulatedNode.Noise.lognormal(0.5), seed);
-    for (Tier tier : Tier.values()) {
-      for (int c = 0; c < 4; c++) {
-        sim.stream(3.0 * CAPACITY * StandardNode.TIER_SHARE[tier.ordinal()] / 4, OpType.READ, tier,
-            "c-" + tier + "-" + c, SignalScope.ANY_PARTITION, 0L, 0L, END, false);
-      }
-    }
+    Simulation sim = twoWorkerNode(seed);
+    readsAtThreeTimesCapacity(sim, END);
     sim.run(END);
     return sim;
   }
 
-  private static double median(List<Double> values) {
+  /** The plant: two workers at 20 ms (lognormal, sigma 0.5), on the defaults with the initial limit of 64. */
+  static Simulation twoWorkerNode(long seed) {
+    EngineConfig config = EngineConfig.builder()
+        .limitInitial(INITIAL_LIMIT)
+        .queuesInitialServiceTime(OpType.READ, Duration.ofMillis(20))
+        .build();
+    return new Simulation(config, WORKERS, SERVICE_NANOS, SERVICE_NANOS, SERVICE_NANOS,
+        SimulatedNode.Noise.lognormal(0.5), seed);
+  }
+
+  /** Reads at 3 × C over [0, end), four clients per tier in the standard tier shares; returns the streams. */
+  static List<Simulation.Stream> readsAtThreeTimesCapacity(Simulation sim, long end) {
+    List<Simulation.Stream> streams = new ArrayList<>();
+    for (Tier tier : Tier.values()) {
+      for (int c = 0; c < 4; c++) {
+        streams.add(sim.add(3.0 * CAPACITY * StandardNode.TIER_SHARE[tier.ordinal()] / 4, OpType.READ, tier,
+            "c-" + tier + "-" + c).partition(SignalScope.ANY_PARTITION).between(0L, end));
+      }
+    }
+    return streams;
+  }
+
+  static double median(List<Double> values) {
     List<Double> sorted = new ArrayList<>(values);
     Collections.sort(sorted);
     int n = sorted.size();

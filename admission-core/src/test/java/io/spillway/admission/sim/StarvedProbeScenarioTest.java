@@ -2,13 +2,9 @@ package io.spillway.admission.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.spillway.admission.EngineConfig;
 import io.spillway.admission.OpType;
-import io.spillway.admission.SignalScope;
 import io.spillway.admission.Tier;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -43,7 +39,6 @@ class StarvedProbeScenarioTest {
   private static final double CAPACITY = WORKERS * 1e9 / SERVICE_NANOS;
   private static final long END = 20 * SECOND;
   private static final long SETTLED_FROM = 10 * SECOND;
-  private static final int INITIAL_LIMIT = 64;
   private static final long WRITES_FROM = 800_000_000L;
   private static final long STARVED_AFTER_PIN = 1_500_000_000L;
   private static final long STARVED_FOR = 3_000_000_000L;
@@ -77,9 +72,7 @@ class StarvedProbeScenarioTest {
   void theMedianSeedSettlesNearTheNodesWorkers() {
     List<Double> limits = new ArrayList<>();
     Seeds.sweep().forEach(seed -> limits.add(settledLimitPerWorker(run(seed))));
-    Collections.sort(limits);
-    double median = (limits.get(limits.size() / 2 - 1) + limits.get(limits.size() / 2)) / 2;
-    assertThat(median).as("median limit from 10 s per worker, %s", limits)
+    assertThat(ServedConcurrencyScenarioTest.median(limits)).as("median limit from 10 s per worker, %s", limits)
         .isLessThanOrEqualTo(MAX_MEDIAN_SETTLED_LIMIT_PER_WORKER);
   }
 
@@ -91,20 +84,9 @@ class StarvedProbeScenarioTest {
   }
 
   private static Simulation run(long seed) {
-    EngineConfig config = EngineConfig.builder()
-        .limitInitial(INITIAL_LIMIT)
-        .queuesInitialServiceTime(OpType.READ, Duration.ofMillis(20))
-        .build();
-    Simulation sim = new Simulation(config, WORKERS, SERVICE_NANOS, SERVICE_NANOS, SERVICE_NANOS,
-        SimulatedNode.Noise.lognormal(0.5), seed);
-    for (Tier tier : Tier.values()) {
-      for (int c = 0; c < 4; c++) {
-        sim.add(3.0 * CAPACITY * StandardNode.TIER_SHARE[tier.ordinal()] / 4, OpType.READ, tier,
-                "c-" + tier + "-" + c)
-            .partition(SignalScope.ANY_PARTITION)
-            .between(0L, END)
-            .profile(t -> Math.min(1.0, 0.1 + 0.9 * t / (3.0 * SECOND)), 1.0);
-      }
+    Simulation sim = ServedConcurrencyScenarioTest.twoWorkerNode(seed);
+    for (Simulation.Stream s : ServedConcurrencyScenarioTest.readsAtThreeTimesCapacity(sim, END)) {
+      s.profile(t -> Math.min(1.0, 0.1 + 0.9 * t / (3.0 * SECOND)), 1.0); // a ramp from 10 % over 3 s
     }
     // The writes' first completions come after the quiet start (Raft: ~0.5 s each on the starved host), so the
     // writes have no baseline and the first saturated tick after 1 s starts a probe.
@@ -113,7 +95,7 @@ class StarvedProbeScenarioTest {
     sim.onTick(s -> {
       long now = s.clock().read();
       List<Integer> limits = s.limits();
-      if (pinnedAt[0] < 0 && !limits.isEmpty() && limits.get(limits.size() - 1) < INITIAL_LIMIT) {
+      if (pinnedAt[0] < 0 && !limits.isEmpty() && limits.get(limits.size() - 1) < ServedConcurrencyScenarioTest.INITIAL_LIMIT) {
         pinnedAt[0] = now; // the first probe has pinned the limit
       }
       boolean starved = pinnedAt[0] >= 0 && now >= pinnedAt[0] + STARVED_AFTER_PIN

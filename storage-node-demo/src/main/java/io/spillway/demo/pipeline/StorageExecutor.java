@@ -28,6 +28,8 @@ import java.util.concurrent.atomic.LongAdder;
 public final class StorageExecutor implements Executor, AutoCloseable {
   /** The queue capacity that means no bound (a linked queue instead of an array). */
   public static final int UNBOUNDED = Integer.MAX_VALUE;
+  /** Critical tasks' keys sit this far below the others': ahead of any that will ever be queued. */
+  private static final long CRITICAL_OFFSET = Long.MAX_VALUE / 2;
   private final ThreadPoolExecutor pool;
   private final ThreadGroup threadGroup;
   private final int threads;
@@ -97,9 +99,6 @@ public final class StorageExecutor implements Executor, AutoCloseable {
       throw e;
     }
   }
-
-  /** Critical tasks' keys sit this far below the others': ahead of any that will ever be queued. */
-  private static final long CRITICAL_OFFSET = Long.MAX_VALUE / 2;
 
   /** A queued task and its place: a lower key runs first. */
   private final class Ranked implements Runnable, Comparable<Ranked> {
