@@ -54,6 +54,7 @@ public final class EngineConfig {
   final List<ClientClass> clientClasses;
   final ClientClass defaultClientClass;
   final boolean dryRun;
+  final boolean limitCriticalFirst;
   final long retryAfterMinNanos;
   final long retryAfterMaxNanos;
   final double retryAfterJitter;
@@ -107,6 +108,7 @@ public final class EngineConfig {
       }
     }
     dryRun = b.get(EngineKeys.DRY_RUN);
+    limitCriticalFirst = b.get(EngineKeys.LIMIT_CRITICAL_FIRST);
     retryAfterMinNanos = b.nanos(EngineKeys.RETRY_AFTER_MIN);
     retryAfterMaxNanos = b.nanos(EngineKeys.RETRY_AFTER_MAX);
     retryAfterJitter = b.get(EngineKeys.RETRY_AFTER_JITTER);
@@ -278,6 +280,10 @@ public final class EngineConfig {
 
   public boolean dryRun() {
     return dryRun;
+  }
+
+  public boolean limitCriticalFirst() {
+    return limitCriticalFirst;
   }
 
   public Duration retryAfterMin() {
@@ -560,6 +566,14 @@ public final class EngineConfig {
     public Builder clientsDefault(double share, int floor, Tier maxTier) {
       defaultClientClass = new ClientClass(ClientClass.DEFAULT, ".*", share, floor, maxTier);
       return this;
+    }
+
+    /**
+     * Whether the node runs its admitted critical-tier work ahead of the rest: a baseline probe's pin then holds back
+     * only the other tiers while the work admitted before it drains. Key {@code limit.critical-first}.
+     */
+    public Builder limitCriticalFirst(boolean value) {
+      return set(EngineKeys.LIMIT_CRITICAL_FIRST, value);
     }
 
     /** Shadow mode: compute and count every decision, admit everything. Key {@code dry-run}. */

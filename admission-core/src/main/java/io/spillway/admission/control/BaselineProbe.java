@@ -57,6 +57,8 @@ public final class BaselineProbe {
   private boolean drained;
   private long drainedNanos;
   private long toDrain;
+  private long oldInFlight;
+  private boolean oldWorkDone;
   private long startedNanos;
   private long probeNanos;
   private long lastBaselineNanos = Long.MIN_VALUE;
@@ -148,6 +150,23 @@ public final class BaselineProbe {
   public void pinned(int pin, int inflight) {
     lastPin = pin;
     toDrain = inflight;
+    oldInFlight = inflight;
+    oldWorkDone = false;
+  }
+
+  /** When the probe under way started, the tick its pin took effect: work admitted before it is old work. */
+  public long startedNanos() {
+    return startedNanos;
+  }
+
+  /**
+   * The work admitted before the pin that is still in the node, while the probe waits for it to drain (0 once it has,
+   * or with no probe under way): the room the critical tiers may use past the pin meanwhile. Counted from the
+   * completions older than the pin, to the recorder's precision: an old request that completes in its tick within
+   * that tick's length of the pin counts as new, so the count errs towards more room, never less.
+   */
+  public long oldWorkInFlight() {
+    return probing && !oldWorkDone ? Math.max(0L, oldInFlight) : 0L;
   }
 
   /**
@@ -160,17 +179,18 @@ public final class BaselineProbe {
    * queue still stands. Control thread.
    *
    * @param completions requests completed in this tick
-   * @param longestLatencyNanos the longest latency completed in this tick, any op type: longer than the time since
-   *     the pin, it was admitted before it
+   * @param oldCompletions those of them admitted before the pin: their latency is longer than the time since
+   *     {@link #startedNanos()}
    * @param nowNanos the tick's time: once drained, {@link #drainedNanos()}
    */
-  public boolean sampling(int peakInflight, int pinnedLimit, long completions, long longestLatencyNanos,
-      long nowNanos) {
-    // The control loop pins the limit in the tick the probe starts: older than that, admitted before the pin.
-    boolean oldWorkCompleted = longestLatencyNanos > nowNanos - startedNanos;
+  public boolean sampling(int peakInflight, int pinnedLimit, long completions, long oldCompletions, long nowNanos) {
     toDrain -= completions;
-    if (probing && !drained && toDrain <= 0 && peakInflight <= pinnedLimit && completions > 0
-        && !oldWorkCompleted) {
+    oldInFlight -= oldCompletions;
+    boolean noOldWork = toDrain <= 0 && completions > 0 && oldCompletions == 0;
+    // The first tick without old work ends the critical tiers' room past the pin; the drain itself also waits for
+    // the work they admitted there (a tick whose peak stayed within the pin).
+    oldWorkDone |= noOldWork;
+    if (probing && !drained && noOldWork && peakInflight <= pinnedLimit) {
       drained = true;
       drainedNanos = nowNanos;
       return false; // work admitted before this tick's end may have waited behind the old queue; sample from here

@@ -60,6 +60,24 @@ public final class LatencySample {
     }
   }
 
+  /**
+   * The interval's values above {@code nanos}, to the precision of the recorder's buckets (a bucket counts when its
+   * lowest value is above {@code nanos}, as {@link #addTo(Histogram, long)} leaves it out). Allocation-free.
+   */
+  public long countAbove(long nanos) {
+    if (count == 0 || nanos >= maxNanos) {
+      return 0L;
+    }
+    long above = 0L;
+    for (int k = buckets - 1; k >= 0; k--) {
+      if (LatencyRecorder.lowestValueAt(bucketIndex[k]) <= nanos) {
+        break;
+      }
+      above += bucketCount[k];
+    }
+    return above;
+  }
+
   void fill(long count, long p50, long p90, long p99, long max, double mean, int buckets) {
     this.buckets = buckets;
     this.count = count;

@@ -256,15 +256,13 @@ public final class ControlLoop {
   }
 
   /** The longest latency completed in this tick, over the op types; 0 when nothing completed. */
-  private long longestLatencyNanos() {
-    long longest = 0L;
+  /** This tick's completions, any op type, whose latency is longer than {@code nanos}. */
+  private long completionsLongerThan(long nanos) {
+    long longer = 0L;
     for (int i = 0; i < OpType.count(); i++) {
-      LatencySample tick = latency.lastSample(i);
-      if (tick.count() > 0) {
-        longest = Math.max(longest, tick.maxNanos());
-      }
+      longer += latency.lastSample(i).countAbove(nanos);
     }
-    return longest;
+    return longer;
   }
 
   /** One control period; control thread only (the engine serialises calls). */
@@ -293,7 +291,7 @@ public final class ControlLoop {
     long completions = latency.completions();
     // Low load: at most the inflight a probe would pin, nothing waiting.
     boolean lowLoad = wasPinned
-        ? probe.sampling(peak, pinnedLimit, completions, longestLatencyNanos(), now)
+        ? probe.sampling(peak, pinnedLimit, completions, completionsLongerThan(now - probe.startedNanos()), now)
         : !saturatedNow && peak <= probePin(c.limitMin, limitBefore);
     boolean freshBaseline = false;
     boolean baselineKnown = true;
@@ -353,9 +351,13 @@ public final class ControlLoop {
         limiter.setLimit(pinnedLimit);
         events.limitChanged(limitBefore, pinnedLimit, now);
       }
+      // On a node that runs its critical work first, the pin is for the new work: the critical tiers need not wait
+      // for the old work to drain.
+      limiter.setCriticalExtra(c.limitCriticalFirst ? (int) probe.oldWorkInFlight() : 0);
       limit = tuner.limit();
     } else {
       if (wasPinned) {
+        limiter.setCriticalExtra(0);
         for (LatencyBaseline b : baselines) {
           probe.confirm(b.lastMeasuredRise());
         }

@@ -181,9 +181,11 @@ public final class AdmissionPath {
     }
     int t = API.caps(client).tierOf(tier);
     long units = Scorecard.units(cost);
+    // The deadline is judged by the least time the request takes once admitted, as on the fast path: the service-time
+    // estimate is a mean over whatever ran, and a node that is draining an old queue (a baseline probe's pin) runs a
+    // critical request at once while its estimate still reads that queue.
     if (deadlineNanos != Decisions.NO_DEADLINE) {
-      long service = p.serviceNanos(op);
-      if (deadlineNanos - now < expectedWaitNanos(p, op, t) + service) {
+      if (deadlineNanos - now < expectedWaitNanos(p, op, t) + p.fastestNanos(op)) {
         Scorecard.discharge(client, units);
         long rejection = reject(p, Reason.DEADLINE, t, op, client, now);
         Callbacks.rejected(callback, Reason.DEADLINE, Decisions.retryAfterNanos(rejection));

@@ -52,6 +52,8 @@ public final class EngineParams {
   public final List<ClientClass> clientClasses;
   public final ClientClass defaultClientClass;
   public final boolean dryRun;
+  /** {@code limit.critical-first}: the node runs admitted critical work first. */
+  public final boolean limitCriticalFirst;
   public final long retryAfterMinNanos;
   public final long retryAfterMaxNanos;
   public final double retryAfterJitter;
@@ -94,6 +96,7 @@ public final class EngineParams {
     clientClasses = c.clientsClasses();
     defaultClientClass = c.clientsDefault();
     dryRun = c.dryRun();
+    limitCriticalFirst = c.limitCriticalFirst();
     retryAfterMinNanos = c.retryAfterMin().toNanos();
     retryAfterMaxNanos = c.retryAfterMax().toNanos();
     retryAfterJitter = c.retryAfterJitter();

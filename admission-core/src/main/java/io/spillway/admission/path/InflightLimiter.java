@@ -19,6 +19,13 @@ import java.lang.invoke.VarHandle;
  * partition read apart from the word: a stale reserve moves one less important request across it at most, while
  * the limit itself stays exact.
  *
+ * <p>While a baseline probe's pin drains the work admitted before it, the critical tiers may go past the limit by a
+ * {@linkplain #setCriticalExtra critical extra}: the room that old work holds. The pin is there to measure the node
+ * with little in it, which the less important tiers must wait for; a node that runs its critical work first serves a
+ * critical request at once whatever old work waits in it, and a critical request held back by the pin would wait
+ * for all of it (the demo's t1 p99 of 545 ms in the second of its first probe). The extra never shows in
+ * {@link #limit()}, which stays the limit the tuner and the probe set.
+ *
  * <p>Lowering the limit below the current inflight count revokes nothing; further acquires fail until enough
  * releases bring inflight below the new limit. Release is not idempotent here: {@link PermitTable} guarantees
  * that each permit is released at most once.
@@ -45,6 +52,8 @@ public final class InflightLimiter {
   private volatile int peak;
   /** Permits only the critical tiers may take, set by the control loop; clamped to [limit/8, limit − limit/8]. */
   private volatile int reserve;
+  /** Permits the critical tiers may take past the limit while a probe drains, set by the control loop; usually 0. */
+  private volatile int criticalExtra;
 
   public InflightLimiter(int initialLimit) {
     if (initialLimit < 1) {
@@ -67,7 +76,8 @@ public final class InflightLimiter {
       long s = state;
       int inflight = (int) (s & INFLIGHT_MASK);
       int limit = (int) (s >>> 32);
-      if (inflight >= (reserved ? limit : limit - reserveOf(limit))) {
+      if (inflight >= (reserved ? limit : limit - reserveOf(limit))
+          && !(reserved && inflight - limit < criticalExtra)) {
         return false;
       }
       if (STATE.compareAndSet(this, s, s + 1)) {
@@ -89,6 +99,22 @@ public final class InflightLimiter {
       throw new IllegalArgumentException("reserve must be >= 0, was " + permits);
     }
     reserve = permits;
+  }
+
+  /**
+   * Lets the critical tiers ({@code reserved} acquires) take up to {@code permits} past the limit (>= 0; 0 ends it).
+   * The control loop sets it to the work a probe's pin waits for and ends it once that work has drained.
+   */
+  public void setCriticalExtra(int permits) {
+    if (permits < 0) {
+      throw new IllegalArgumentException("critical extra must be >= 0, was " + permits);
+    }
+    criticalExtra = permits;
+  }
+
+  /** The permits the critical tiers may take past the limit now. */
+  public int criticalExtra() {
+    return criticalExtra;
   }
 
   /** Takes a permit regardless of the limit (dry-run mode only: the request is admitted anyway). */

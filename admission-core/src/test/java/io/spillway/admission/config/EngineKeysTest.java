@@ -169,6 +169,6 @@ class EngineKeysTest {
         assertThat(schema.keyFor(concrete)).as(key).isNotNull();
       }
     }
-    assertThat(named).hasSize(35);
+    assertThat(named).hasSize(36);
   }
 }

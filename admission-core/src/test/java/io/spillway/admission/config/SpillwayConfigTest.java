@@ -36,7 +36,7 @@ class SpillwayConfigTest {
         .clientsClasses("batch", "batch-.*", 0.25, 2, Tier.T4)
         .clientsClasses("web", "web-[0-9]+", 0.5, 4, Tier.T1)
         .clientsDefault(1.5, 3, Tier.T2)
-        .dryRun(true)
+        .dryRun(true).limitCriticalFirst(true)
         .retryAfterMin(Duration.ofMillis(20)).retryAfterMax(Duration.ofSeconds(10)).retryAfterJitter(0.3)
         .tunerLatencySmoothing(0.3).tunerLatencyMinSamples(100);
     for (OpType op : OpType.values()) {
@@ -111,7 +111,7 @@ class SpillwayConfigTest {
         .isInstanceOf(ConfigException.class)
         .hasMessage("queues.raed: unknown key, expected one of: read, scan, write (spillway.yaml:3)");
     assertThatThrownBy(() -> SpillwayConfig.parse("limit:\n  inital: 5\n", "spillway.yaml"))
-        .hasMessage("limit.inital: unknown key, expected one of: initial, max, min (spillway.yaml:2)");
+        .hasMessage("limit.inital: unknown key, expected one of: critical-first, initial, max, min (spillway.yaml:2)");
     assertThatThrownBy(() -> SpillwayConfig.parse("dryrun: true\n", "spillway.yaml"))
         .hasMessageStartingWith("dryrun: unknown key, expected one of: clients, dry-run, limit, pid, queues,");
     assertThatThrownBy(() -> SpillwayConfig.parse(

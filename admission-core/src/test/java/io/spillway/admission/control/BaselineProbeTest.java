@@ -10,10 +10,8 @@ class BaselineProbeTest {
   private static final long SECOND = 1_000 * MS;
   private static final double SERVICE = 20 * MS;
   private static final int PIN = 8;
-  /** A tick's longest latency: none of its completions older than the probe. */
-  private static final long YOUNG = 0L;
-  /** A tick's longest latency: a completion admitted before the probe pinned the limit. */
-  private static final long OLD = 10 * SECOND;
+  /** A tick's completions admitted before the probe pinned the limit: one. */
+  private static final long OLD = 1L;
 
   @Test
   void aColdNodesFirstBurstIsNotProbed() {
@@ -44,9 +42,9 @@ class BaselineProbeTest {
     long t = BaselineProbe.FIRST_PROBE_DELAY_NANOS;
     assertThat(probe.tick(true, false, false, false, SERVICE, PIN, t)).isTrue();
     probe.pinned(PIN, 40); // 40 requests were in flight when the limit was pinned to 8
-    assertThat(probe.sampling(8, 8, 30, YOUNG, t + 100 * MS)).as("10 of the old ones still running").isFalse();
-    assertThat(probe.sampling(8, 8, 10, YOUNG, t + 200 * MS)).as("the tick that finished the old queue").isFalse();
-    assertThat(probe.sampling(8, 8, 5, YOUNG, t + 300 * MS)).isTrue();
+    assertThat(probe.sampling(8, 8, 30, 0, t + 100 * MS)).as("10 of the old ones still running").isFalse();
+    assertThat(probe.sampling(8, 8, 10, 0, t + 200 * MS)).as("the tick that finished the old queue").isFalse();
+    assertThat(probe.sampling(8, 8, 5, 0, t + 300 * MS)).isTrue();
     assertThat(probe.tick(true, false, false, true, SERVICE, PIN, t + 300 * MS)).as("a fresh value ends it").isFalse();
   }
 
@@ -61,9 +59,35 @@ class BaselineProbeTest {
     // them (a latency longer than the time since the pin): the old queue still stands.
     assertThat(probe.sampling(8, 8, 45, OLD, t + 100 * MS)).as("old work still completing").isFalse();
     assertThat(probe.sampling(8, 8, 6, OLD, t + 200 * MS)).as("and still").isFalse();
-    assertThat(probe.sampling(8, 8, 6, YOUNG, t + 300 * MS)).as("the first tick without old work").isFalse();
+    assertThat(probe.sampling(8, 8, 6, 0, t + 300 * MS)).as("the first tick without old work").isFalse();
     assertThat(probe.drainedNanos()).isEqualTo(t + 300 * MS);
-    assertThat(probe.sampling(8, 8, 6, YOUNG, t + 400 * MS)).isTrue();
+    assertThat(probe.sampling(8, 8, 6, 0, t + 400 * MS)).isTrue();
+  }
+
+  @Test
+  void theOldWorkInFlightIsTheCriticalTiersRoomUntilATickWithoutIt() {
+    BaselineProbe probe = new BaselineProbe(1);
+    probe.tick(true, false, false, false, SERVICE, PIN, 0);
+    long t = BaselineProbe.FIRST_PROBE_DELAY_NANOS;
+    assertThat(probe.oldWorkInFlight()).as("no probe under way").isZero();
+    assertThat(probe.tick(true, false, false, false, SERVICE, PIN, t)).isTrue();
+    probe.pinned(PIN, 40);
+    assertThat(probe.oldWorkInFlight()).isEqualTo(40);
+    // 30 completions, 12 of them new critical requests that ran first, 18 old ones.
+    assertThat(probe.sampling(20, 8, 30, 18, t + 100 * MS)).isFalse();
+    assertThat(probe.oldWorkInFlight()).as("only the old completions count").isEqualTo(22);
+    assertThat(probe.sampling(20, 8, 30, 22, t + 200 * MS)).isFalse();
+    assertThat(probe.oldWorkInFlight()).isZero();
+    probe.pinned(PIN, 40);
+    probe.sampling(20, 8, 30, 10, t + 300 * MS);
+    // An old request counted as new (it completed within a tick of the pin) leaves the count above the truth; the
+    // first tick without old work ends the room all the same, while the critical requests let past the pin still
+    // hold the peak above it: no drain yet.
+    assertThat(probe.sampling(20, 8, 12, 0, t + 400 * MS)).as("peak above the pin").isFalse();
+    assertThat(probe.oldWorkInFlight()).isZero();
+    assertThat(probe.sampling(8, 8, 12, 0, t + 500 * MS)).as("the drain").isFalse();
+    assertThat(probe.drainedNanos()).isEqualTo(t + 500 * MS);
+    assertThat(probe.sampling(8, 8, 6, 0, t + 600 * MS)).isTrue();
   }
 
   @Test
@@ -74,10 +98,10 @@ class BaselineProbeTest {
     assertThat(probe.tick(true, false, false, false, SERVICE, PIN, t)).isTrue();
     probe.pinned(PIN, 4);
     assertThat(probe.sampling(4, 8, 4, OLD, t + 100 * MS)).isFalse();
-    assertThat(probe.sampling(4, 8, 0, YOUNG, t + 200 * MS)).as("nothing completed: nothing shown").isFalse();
-    assertThat(probe.sampling(4, 8, 0, YOUNG, t + 300 * MS)).isFalse();
-    assertThat(probe.sampling(4, 8, 2, YOUNG, t + 400 * MS)).as("drained").isFalse();
-    assertThat(probe.sampling(4, 8, 2, YOUNG, t + 500 * MS)).isTrue();
+    assertThat(probe.sampling(4, 8, 0, 0, t + 200 * MS)).as("nothing completed: nothing shown").isFalse();
+    assertThat(probe.sampling(4, 8, 0, 0, t + 300 * MS)).isFalse();
+    assertThat(probe.sampling(4, 8, 2, 0, t + 400 * MS)).as("drained").isFalse();
+    assertThat(probe.sampling(4, 8, 2, 0, t + 500 * MS)).isTrue();
   }
 
   @Test
@@ -202,8 +226,8 @@ class BaselineProbeTest {
    */
   private static long drainAndEnd(BaselineProbe probe, int pin, int inflight, long start) {
     probe.pinned(pin, inflight);
-    assertThat(probe.sampling(pin, pin, inflight, YOUNG, start + 100 * MS)).as("the tick that finished the old queue").isFalse();
-    assertThat(probe.sampling(pin, pin, 5, YOUNG, start + 200 * MS)).isTrue();
+    assertThat(probe.sampling(pin, pin, inflight, 0, start + 100 * MS)).as("the tick that finished the old queue").isFalse();
+    assertThat(probe.sampling(pin, pin, 5, 0, start + 200 * MS)).isTrue();
     long end = start + 300 * MS;
     assertThat(probe.tick(true, true, false, true, SERVICE, pin, end)).as("a fresh value ends it").isFalse();
     return end;

@@ -32,6 +32,23 @@ class LatencyRecorderTest {
   }
 
   @Test
+  void countAboveCountsTheIntervalsValuesLongerThanAThreshold() {
+    LatencyRecorder recorder = new LatencyRecorder(MINUTE);
+    for (int i = 0; i < 10; i++) {
+      recorder.record(5_000_000L); // 5 ms: new work
+    }
+    for (int i = 0; i < 7; i++) {
+      recorder.record(500_000_000L + i * 10_000_000L); // 0.5-0.56 s: work admitted long before
+    }
+    LatencySample s = recorder.sample();
+    assertThat(s.countAbove(100_000_000L)).isEqualTo(7);
+    assertThat(s.countAbove(1_000L)).isEqualTo(17);
+    assertThat(s.countAbove(1_000_000_000L)).isZero();
+    assertThat(s.countAbove(s.maxNanos())).as("nothing above the longest").isZero();
+    assertThat(recorder.sample().countAbove(0L)).as("an empty interval").isZero();
+  }
+
+  @Test
   void percentilesMatchASortedReferenceWithinOnePercent() {
     LatencyRecorder recorder = new LatencyRecorder(MINUTE);
     SplittableRandom random = new SplittableRandom(7);

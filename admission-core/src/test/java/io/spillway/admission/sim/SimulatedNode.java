@@ -9,7 +9,9 @@ import java.util.SplittableRandom;
  * none; shifted exponential, service = base × (0.5 + 0.5 × Exp(1)), mean = base, p90 ≈ 1.65 × base; or lognormal,
  * mean = base). Work admitted beyond K waits in the node's own FIFO
  * for a worker, so an inflight limit above K shows up as higher latency, as on a real node. Completion reports the
- * time from start of execution (admission) to completion, which is what an embedder measures.
+ * time from start of execution (admission) to completion, which is what an embedder measures. A node built
+ * {@link #criticalFirst() critical-first} keeps two FIFOs and gives a free worker to the critical work first, as the
+ * demo's storage executor runs t0 and t1 ahead of the other tiers.
  *
  * <p>Capacity C = K / mean service time over the op mix.
  */
@@ -37,6 +39,8 @@ public final class SimulatedNode {
   private final Noise noise;
   private final SplittableRandom random;
   private final ArrayDeque<Runnable> backlog = new ArrayDeque<>();
+  private final ArrayDeque<Runnable> criticalBacklog = new ArrayDeque<>();
+  private boolean criticalFirst;
   private double slowdown = 1.0;
   private int busy;
 
@@ -62,6 +66,12 @@ public final class SimulatedNode {
     return baseNanos[op.ordinal()];
   }
 
+  /** From now on a free worker takes the waiting critical work before the rest (each in arrival order). */
+  public SimulatedNode criticalFirst() {
+    criticalFirst = true;
+    return this;
+  }
+
   /** Multiplies every service time from now on (e.g. 2.0 = the node got twice as slow). */
   public void slowdown(double factor) {
     this.slowdown = factor;
@@ -74,15 +84,25 @@ public final class SimulatedNode {
 
   /** Starts (or backlogs) one op; {@code done} receives the service time measured from now and the backlog wait. */
   public void execute(OpType op, Done done) {
+    execute(op, false, done);
+  }
+
+  /**
+   * Starts (or backlogs) one op, {@code critical} or not (the same on a node that is not
+   * {@link #criticalFirst() critical-first}); {@code done} receives the service time measured from now and the
+   * backlog wait.
+   */
+  public void execute(OpType op, boolean critical, Done done) {
     long start = events.clock().read();
     Runnable run = () -> {
       long started = events.clock().read();
       long service = serviceNanos(op);
       events.after(service, () -> {
         busy--;
-        if (!backlog.isEmpty()) {
+        Runnable next = criticalBacklog.isEmpty() ? backlog.poll() : criticalBacklog.poll();
+        if (next != null) {
           busy++;
-          backlog.poll().run();
+          next.run();
         }
         done.accept(events.clock().read() - start, started - start);
       });
@@ -91,7 +111,7 @@ public final class SimulatedNode {
       busy++;
       run.run();
     } else {
-      backlog.add(run);
+      (critical && criticalFirst ? criticalBacklog : backlog).add(run);
     }
   }
 

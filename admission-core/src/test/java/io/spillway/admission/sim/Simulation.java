@@ -44,6 +44,8 @@ public final class Simulation {
   private static final Reason[] QUEUE_DROPS = {Reason.QUEUE_TIMEOUT, Reason.SLOUGHED, Reason.QUEUE_FULL};
   private static final Executor DIRECT = Runnable::run;
   private static final long SECOND = 1_000_000_000L;
+  /** The tiers a {@link SimulatedNode#criticalFirst() critical-first} node runs ahead of the others. */
+  public static final Tier CRITICAL_TIERS_UP_TO = Tier.T1;
 
   /**
    * An open-loop Poisson stream of requests over [from, to). With a rate profile the rate at time t is
@@ -306,7 +308,7 @@ public final class Simulation {
   private void run(Stream s, int window, Release release, long deadline, boolean[] ended) {
     count(window, s, Reason.ADMITTED.ordinal());
     long admittedAt = clock.read();
-    node.execute(s.op, (service, backlogWait) -> {
+    node.execute(s.op, s.tier.compareTo(CRITICAL_TIERS_UP_TO) <= 0, (service, backlogWait) -> {
       release.release(Outcome.SUCCESS, service, reportsNodeWaits ? backlogWait : -1L);
       if (deadline != Decisions.NO_DEADLINE && clock.read() > deadline) {
         lateSuccesses++;

@@ -58,6 +58,12 @@ public final class EngineKeys {
   public static final Key<Integer> LIMIT_MAX = integer("limit.max", "requests",
       Range.of(inclKey("limit.min"), incl(1 << 20)), 1024, "Ceiling of the tuned inflight limit.",
       EngineConfig.Builder::limitMax, EngineConfig::limitMax);
+  public static final Key<Boolean> LIMIT_CRITICAL_FIRST = add("limit.critical-first", ValueType.BOOLEAN,
+      Boolean.class, "-", Range.note("true or false"), false,
+      "Whether the node runs its admitted critical-tier work ahead of the rest (its own queue ordered by tier): a "
+          + "baseline probe's pin then holds back only the other tiers while the work admitted before it drains. "
+          + "Leave false for a node whose queue is FIFO.",
+      EngineConfig.Builder::limitCriticalFirst, EngineConfig::limitCriticalFirst);
 
   private static final Duration ANY = CodelConfig.MAX_DURATION;
 
