@@ -37,11 +37,8 @@ class BaselineProbeTest {
 
   @Test
   void samplesOnlyAfterTheWorkAdmittedAboveThePinHasCompleted() {
-    BaselineProbe probe = new BaselineProbe(1);
-    probe.tick(true, false, false, false, SERVICE, PIN, 0);
     long t = BaselineProbe.FIRST_PROBE_DELAY_NANOS;
-    assertThat(probe.tick(true, false, false, false, SERVICE, PIN, t)).isTrue();
-    probe.pinned(PIN, 40); // 40 requests were in flight when the limit was pinned to 8
+    BaselineProbe probe = firstProbePinned(40); // 40 requests were in flight when the limit was pinned to 8
     assertThat(probe.sampling(8, 8, 30, 0, t + 100 * MS)).as("10 of the old ones still running").isFalse();
     assertThat(probe.sampling(8, 8, 10, 0, t + 200 * MS)).as("the tick that finished the old queue").isFalse();
     assertThat(probe.sampling(8, 8, 5, 0, t + 300 * MS)).isTrue();
@@ -50,11 +47,8 @@ class BaselineProbeTest {
 
   @Test
   void onANodeThatRunsItsCriticalTiersFirstTheCountIsNotEnough() {
-    BaselineProbe probe = new BaselineProbe(1);
-    probe.tick(true, false, false, false, SERVICE, PIN, 0);
     long t = BaselineProbe.FIRST_PROBE_DELAY_NANOS;
-    assertThat(probe.tick(true, false, false, false, SERVICE, PIN, t)).isTrue();
-    probe.pinned(PIN, 40);
+    BaselineProbe probe = firstProbePinned(40);
     // 45 completions, most of them new critical requests that overtook the old queue, and one old request among
     // them (a latency longer than the time since the pin): the old queue still stands.
     assertThat(probe.sampling(8, 8, 45, OLD, t + 100 * MS)).as("old work still completing").isFalse();
@@ -66,12 +60,9 @@ class BaselineProbeTest {
 
   @Test
   void theOldWorkInFlightIsTheCriticalTiersRoomUntilATickWithoutIt() {
-    BaselineProbe probe = new BaselineProbe(1);
-    probe.tick(true, false, false, false, SERVICE, PIN, 0);
+    assertThat(new BaselineProbe(1).oldWorkInFlight()).as("no probe under way").isZero();
     long t = BaselineProbe.FIRST_PROBE_DELAY_NANOS;
-    assertThat(probe.oldWorkInFlight()).as("no probe under way").isZero();
-    assertThat(probe.tick(true, false, false, false, SERVICE, PIN, t)).isTrue();
-    probe.pinned(PIN, 40);
+    BaselineProbe probe = firstProbePinned(40);
     assertThat(probe.oldWorkInFlight()).isEqualTo(40);
     // 30 completions, 12 of them new critical requests that ran first, 18 old ones.
     assertThat(probe.sampling(20, 8, 30, 18, t + 100 * MS)).isFalse();
@@ -92,11 +83,8 @@ class BaselineProbeTest {
 
   @Test
   void aTickWithoutCompletionsDoesNotShowTheOldWorkGone() {
-    BaselineProbe probe = new BaselineProbe(1);
-    probe.tick(true, false, false, false, SERVICE, PIN, 0);
     long t = BaselineProbe.FIRST_PROBE_DELAY_NANOS;
-    assertThat(probe.tick(true, false, false, false, SERVICE, PIN, t)).isTrue();
-    probe.pinned(PIN, 4);
+    BaselineProbe probe = firstProbePinned(4);
     assertThat(probe.sampling(4, 8, 4, OLD, t + 100 * MS)).isFalse();
     assertThat(probe.sampling(4, 8, 0, 0, t + 200 * MS)).as("nothing completed: nothing shown").isFalse();
     assertThat(probe.sampling(4, 8, 0, 0, t + 300 * MS)).isFalse();
@@ -231,5 +219,17 @@ class BaselineProbeTest {
     long end = start + 300 * MS;
     assertThat(probe.tick(true, true, false, true, SERVICE, pin, end)).as("a fresh value ends it").isFalse();
     return end;
+  }
+
+  /**
+   * A probe that has just started, the first one, {@link BaselineProbe#FIRST_PROBE_DELAY_NANOS} after the first tick,
+   * and pinned the limit to {@link #PIN} with {@code inflight} requests admitted before it still running.
+   */
+  private static BaselineProbe firstProbePinned(int inflight) {
+    BaselineProbe probe = new BaselineProbe(1);
+    probe.tick(true, false, false, false, SERVICE, PIN, 0);
+    assertThat(probe.tick(true, false, false, false, SERVICE, PIN, BaselineProbe.FIRST_PROBE_DELAY_NANOS)).isTrue();
+    probe.pinned(PIN, inflight);
+    return probe;
   }
 }

@@ -1,11 +1,8 @@
 package io.spillway.admission.sim;
 
-import io.spillway.admission.EngineConfig;
 import io.spillway.admission.OpType;
 import io.spillway.admission.Reason;
-import io.spillway.admission.SignalScope;
 import io.spillway.admission.Tier;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -26,10 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class CriticalTiersDuringProbeDrainTest {
 
   private static final long SECOND = StandardNode.SECOND;
-  private static final int WORKERS = 2;
-  private static final long SERVICE_NANOS = 20_000_000L;
-  private static final double CAPACITY = WORKERS * 1e9 / SERVICE_NANOS;
-  private static final int INITIAL_LIMIT = 64;
+  private static final int INITIAL_LIMIT = ServedConcurrencyScenarioTest.INITIAL_LIMIT;
   private static final long END = 6 * SECOND;
   private static final long CRITICAL_DEADLINE = 250_000_000L;
   private static final Sweep SWEEP = new Sweep("Critical tiers while the first probe drains (2 workers, 3 x C)");
@@ -42,21 +36,11 @@ class CriticalTiersDuringProbeDrainTest {
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("io.spillway.admission.sim.Seeds#sweep")
   void theCriticalTiersDoNotWaitForTheOldWorkToDrain(long seed) {
-    EngineConfig config = EngineConfig.builder()
-        .limitInitial(INITIAL_LIMIT)
-        .limitCriticalFirst(true)
-        .queuesInitialServiceTime(OpType.READ, Duration.ofMillis(20))
-        .build();
-    Simulation sim = new Simulation(config, WORKERS, SERVICE_NANOS, SERVICE_NANOS, SERVICE_NANOS,
-        SimulatedNode.Noise.lognormal(0.5), seed);
+    Simulation sim = ServedConcurrencyScenarioTest.twoWorkerNode(seed, b -> b.limitCriticalFirst(true));
     sim.node().criticalFirst();
-    for (Tier tier : Tier.values()) {
-      for (int c = 0; c < 4; c++) {
-        Simulation.Stream s = sim.add(3.0 * CAPACITY * StandardNode.TIER_SHARE[tier.ordinal()] / 4, OpType.READ,
-            tier, "c-" + tier + "-" + c).partition(SignalScope.ANY_PARTITION).between(0L, END);
-        if (tier.compareTo(Tier.T1) <= 0) {
-          s.deadline(CRITICAL_DEADLINE);
-        }
+    for (Simulation.Stream s : ServedConcurrencyScenarioTest.readsAtThreeTimesCapacity(sim, END)) {
+      if (s.tier.compareTo(Simulation.CRITICAL_TIERS_UP_TO) <= 0) {
+        s.deadline(CRITICAL_DEADLINE);
       }
     }
     sim.run(END);

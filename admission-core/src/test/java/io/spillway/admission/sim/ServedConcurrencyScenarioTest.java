@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -113,9 +114,14 @@ class ServedConcurrencyScenarioTest {
 
   /** The plant: two workers at 20 ms (lognormal, sigma 0.5), on the defaults with the initial limit of 64. */
   static Simulation twoWorkerNode(long seed) {
-    EngineConfig config = EngineConfig.builder()
+    return twoWorkerNode(seed, b -> b);
+  }
+
+  /** The same plant with the configuration changed further by {@code more}. */
+  static Simulation twoWorkerNode(long seed, UnaryOperator<EngineConfig.Builder> more) {
+    EngineConfig config = more.apply(EngineConfig.builder()
         .limitInitial(INITIAL_LIMIT)
-        .queuesInitialServiceTime(OpType.READ, Duration.ofMillis(20))
+        .queuesInitialServiceTime(OpType.READ, Duration.ofMillis(20)))
         .build();
     return new Simulation(config, WORKERS, SERVICE_NANOS, SERVICE_NANOS, SERVICE_NANOS,
         SimulatedNode.Noise.lognormal(0.5), seed);
