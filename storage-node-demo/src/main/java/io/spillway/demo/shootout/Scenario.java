@@ -87,6 +87,16 @@ public record Scenario(double capacity, double scale, RetryPolicy.Mode callers) 
     return 30 * scale;
   }
 
+  /** Seconds from the start to the cost shift inside the overload (the mix moves to 30 % scans). */
+  public double costShiftFromSeconds() {
+    return 15 * scale;
+  }
+
+  /** Seconds from the start to the end of the cost shift. */
+  public double costShiftToSeconds() {
+    return 25 * scale;
+  }
+
   /** Seconds of the whole run. */
   public double totalSeconds() {
     return 40 * scale;

@@ -54,6 +54,7 @@ final class ShootoutReport {
     m.put("goodput_overload_per_s", r.goodputOverload());
     m.put("offered_overload_per_s", r.offeredOverload());
     m.put("success_overload", tiers(r.successOverload()));
+    m.put("success_cost_shift", tiers(r.successCostShift()));
     m.put("success_run", tiers(r.successRun()));
     m.put("t1_p50_overload_ms", r.t1P50OverloadMs());
     m.put("t1_p99_overload_ms", r.t1P99OverloadMs());
@@ -103,6 +104,17 @@ final class ShootoutReport {
     }
     b.append("\nSuccess per tier: calls that succeeded over calls finished during the overload (a call is one "
         + "request with up to 3 attempts). Latency of successful calls from the first attempt's intended send.\n");
+    b.append(String.format(Locale.ROOT, "%nSuccess per tier in the cost shift alone (s %.0f–%.0f):%n%n",
+        scenario.costShiftFromSeconds(), scenario.costShiftToSeconds()));
+    b.append("| strategy | t0 ok | t1 ok | t2 ok | t3 ok | t4 ok | t5 ok |\n|---|---|---|---|---|---|---|\n");
+    for (StrategyResult r : results) {
+      b.append("| ").append(r.strategy()).append(" |");
+      for (Tier t : Tier.values()) {
+        final Double v = r.successCostShift().get(t);
+        b.append(v == null ? " - |" : String.format(Locale.ROOT, " %.1f %% |", 100 * v));
+      }
+      b.append('\n');
+    }
     b.append("\nCalls failed for good over the whole run, by the last attempt's outcome (all tiers; t0 and t1):\n\n");
     for (StrategyResult r : results) {
       b.append("- ").append(r.strategy()).append(": ").append(r.failedBy().isEmpty() ? "none" : r.failedBy());

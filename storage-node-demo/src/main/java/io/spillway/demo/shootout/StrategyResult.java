@@ -18,6 +18,8 @@ import org.HdrHistogram.Histogram;
  * @param offeredOverload attempts per second the callers sent to the nodes during the 5 × C phase (first attempts
  *     and retries; calls a caller throttled or skipped are not sent)
  * @param successOverload per tier, successful calls over finished calls during the overload
+ * @param successCostShift per tier, likewise during the cost shift inside it (the 30 % scans), where a node serves
+ *     fewer calls than the critical tiers alone offer
  * @param successRun per tier, over the whole run
  * @param t1P50OverloadMs t1 p50 of successful calls during the overload, ms (from the intended send)
  * @param t1P99OverloadMs t1 p99 likewise
@@ -37,7 +39,7 @@ import org.HdrHistogram.Histogram;
  * @param pendingSeries most pending work each second
  */
 public record StrategyResult(String strategy, double goodputOverload, double offeredOverload,
-    Map<Tier, Double> successOverload,
+    Map<Tier, Double> successOverload, Map<Tier, Double> successCostShift,
     Map<Tier, Double> successRun, double t1P50OverloadMs, double t1P99OverloadMs, double t1P99BeforeMs,
     double peakHeapMb, long peakPending, int peakThreads, int secondsToGoodput, int secondsToRecover,
     Map<Tier, Map<String, Long>> failedByTier, List<Double> goodputSeries, List<Double> t1P99Series, List<Double> heapSeries,
@@ -102,9 +104,11 @@ public record StrategyResult(String strategy, double goodputOverload, double off
     }
     final Second atUp = find(seconds, up);
     final Second atDown = find(seconds, down);
+    final Second atShift = find(seconds, (int) Math.round(scenario.costShiftFromSeconds()));
+    final Second atShiftEnd = find(seconds, (int) Math.round(scenario.costShiftToSeconds()));
     final Second last = seconds.isEmpty() ? null : seconds.get(seconds.size() - 1);
     return new StrategyResult(strategy, okOverload / Math.max(1.0, down - up),
-        attemptsOverload / Math.max(1.0, down - up), success(atUp, atDown),
+        attemptsOverload / Math.max(1.0, down - up), success(atUp, atDown), success(atShift, atShiftEnd),
         success(null, last), t1Overload.getTotalCount() == 0 ? 0 : t1Overload.getValueAtPercentile(50) / 1e6,
         t1Overload.getTotalCount() == 0 ? 0 : t1Overload.getValueAtPercentile(99) / 1e6, beforeP99, peakHeap,
         peakPending, peakThreads, toGoodput, toRecover, failedByTier(last), goodput, t1p99, heap, pending);

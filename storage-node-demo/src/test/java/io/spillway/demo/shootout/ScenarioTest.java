@@ -21,4 +21,21 @@ class ScenarioTest {
     assertThat(scenario.schedule().phases().get(0).name()).isEqualTo("0.8xC");
     assertThat(scenario.schedule().duration()).isEqualTo(Duration.ofSeconds(20));
   }
+
+  @Test
+  void theCostShiftWindowIsTheScheduleOfScans() {
+    final Scenario scenario = new Scenario(286, 0.5);
+    double at = 0;
+    double shiftFrom = -1;
+    double shiftTo = -1;
+    for (var phase : scenario.schedule().phases()) {
+      if (phase.mix() == Scenario.SCAN_SHIFT) {
+        shiftFrom = at;
+        shiftTo = at + phase.duration().toMillis() / 1000.0;
+      }
+      at += phase.duration().toMillis() / 1000.0;
+    }
+    assertThat(shiftFrom).isEqualTo(scenario.costShiftFromSeconds());
+    assertThat(shiftTo).isEqualTo(scenario.costShiftToSeconds());
+  }
 }

@@ -39,6 +39,8 @@ class StrategyResultTest {
     assertThat(r.goodputSeries()).containsExactly(80.0, 50.0, 100.0, 80.0);
     assertThat(r.successOverload().get(Tier.T1)).isEqualTo(150.0 / 210.0);
     assertThat(r.successRun().get(Tier.T1)).isEqualTo(310.0 / 370.0);
+    assertThat(r.successCostShift().get(Tier.T1)).as("seconds 2-3: the shift at 1.5-2.5 s, rounded")
+        .isEqualTo(100.0 / 110.0);
     assertThat(r.t1P99OverloadMs()).isBetween(59.0, 61.0);
     assertThat(r.peakHeapMb()).isEqualTo(400.0);
     assertThat(r.peakPending()).isEqualTo(40);
