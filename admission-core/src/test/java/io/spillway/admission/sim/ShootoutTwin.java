@@ -11,7 +11,7 @@ import org.HdrHistogram.Histogram;
 /**
  * The storage-node-demo's shootout ({@code docs/shootout.md}) in virtual time: one {@link TwinPlant} (K = 4
  * workers, read 4 / write 8 / scan 16 ms, so C ≈ 952 calls/s at 95 % reads: the demo's node at a fifth of its
- * service times), six tiers of callers at the demo's mix, and one {@link TwinAdmission}. The phases of the demo at
+ * service times; t0 and t1 run first in it, as in the demo, unless the strategy is {@code none}), six tiers of callers at the demo's mix, and one {@link TwinAdmission}. The phases of the demo at
  * a tenth of its durations: 3 s at 0.8 × C with polite callers (full-jitter backoff honouring retry-after); 4 s at
  * 5 × C with naive callers (retry at once), the middle 2 s at 30 % scans; 3 s at 0.8 × C again. A caller gives an
  * attempt 200 ms (the demo's 1 s over its 5 × longer service times), makes at most 3 attempts, and the node drops a
@@ -39,6 +39,8 @@ final class ShootoutTwin {
   static final long BACKOFF_BASE = 10 * MS;
   static final long BACKOFF_MAX = 200 * MS;
   static final int ATTEMPTS = 3;
+  /** The tiers the plant runs first (the demo's {@code RequestPipeline.CRITICAL_TIERS_UP_TO}): t0 and t1. */
+  static final int CRITICAL_TIERS_UP_TO = 1;
 
   /**
    * One strategy's figures over the overload window [3 s, 7 s), by completion time.
@@ -48,14 +50,23 @@ final class ShootoutTwin {
    * @param t1P99Ms p99 of successful t1 calls, ms
    * @param t1P99BeforeMs the same over [1 s, 3 s)
    * @param peakPending most requests queued and running in the plant
+   * @param shiftSuccess per tier, calls succeeded over calls finished in the cost shift [4 s, 6 s)
    */
   record Result(String name, double goodput, double t1Success, double t1P99Ms, double t1P99BeforeMs,
-      long peakPending) {
+      long peakPending, double[] shiftSuccess) {
     @Override
     public String toString() {
       return String.format(java.util.Locale.ROOT, "%-18s goodput %6.0f/s (%.2f C)  t1 ok %6.2f %%  t1 p99 %6.1f ms "
-          + "(before %5.1f)  peak pending %d", name, goodput, goodput / CAPACITY, 100 * t1Success, t1P99Ms,
-          t1P99BeforeMs, peakPending);
+          + "(before %5.1f)  peak pending %d  in the shift t0-t5 ok %s", name, goodput, goodput / CAPACITY,
+          100 * t1Success, t1P99Ms, t1P99BeforeMs, peakPending, percents(shiftSuccess));
+    }
+
+    private static String percents(double[] shares) {
+      StringBuilder b = new StringBuilder();
+      for (double share : shares) {
+        b.append(b.length() == 0 ? "" : " ").append(String.format(java.util.Locale.ROOT, "%.1f", 100 * share));
+      }
+      return b.toString();
     }
   }
 
@@ -69,25 +80,45 @@ final class ShootoutTwin {
   private long okOverload;
   private long t1OkOverload;
   private long t1FailedOverload;
+  private final long[] okInShift = new long[TIER_SHARE.length];
+  private final long[] failedInShift = new long[TIER_SHARE.length];
   private long peakPending;
 
-  private ShootoutTwin(Function<VirtualClock, TwinAdmission> strategy, long seed) {
+  private ShootoutTwin(Function<VirtualClock, TwinAdmission> strategy, boolean criticalFirst, long seed) {
     this.clock = new VirtualClock(0);
     this.events = new EventQueue(clock);
-    this.plant = new TwinPlant(events, WORKERS, READ, WRITE, SCAN, seed);
+    this.plant = new TwinPlant(events, WORKERS, READ, WRITE, SCAN, criticalFirst, seed);
     this.admission = strategy.apply(clock);
     this.random = new SplittableRandom(seed * 31 + 7);
   }
 
-  /** Runs one strategy at the plant. */
+  /** Runs one strategy at the plant, whose queue runs t0 and t1 first. */
   static Result run(String name, Function<VirtualClock, TwinAdmission> strategy, long seed) {
-    final ShootoutTwin twin = new ShootoutTwin(strategy, seed);
+    return run(name, strategy, true, seed);
+  }
+
+  /** Runs one strategy at the plant, its queue critical-first or one FIFO ({@code none}'s). */
+  static Result run(String name, Function<VirtualClock, TwinAdmission> strategy, boolean criticalFirst, long seed) {
+    final ShootoutTwin twin = new ShootoutTwin(strategy, criticalFirst, seed);
     twin.start();
     twin.events.runUntil(END + 2 * TIMEOUT * ATTEMPTS);
     final double t1Finished = twin.t1OkOverload + twin.t1FailedOverload;
     return new Result(name, twin.okOverload / ((DOWN - UP) / 1e9),
         t1Finished == 0 ? 1.0 : twin.t1OkOverload / t1Finished, p99(twin.t1Overload), p99(twin.t1Before),
-        twin.peakPending);
+        twin.peakPending, twin.shiftSuccess());
+  }
+
+  private double[] shiftSuccess() {
+    final double[] success = new double[TIER_SHARE.length];
+    for (int t = 0; t < success.length; t++) {
+      final long finished = okInShift[t] + failedInShift[t];
+      success[t] = finished == 0 ? 1.0 : (double) okInShift[t] / finished;
+    }
+    return success;
+  }
+
+  private static boolean inShift(long t) {
+    return t >= SHIFT_ON && t < SHIFT_OFF;
   }
 
   private static double p99(Histogram h) {
@@ -139,7 +170,7 @@ final class ShootoutTwin {
       @Override
       public void admitted(long permit) {
         final long admittedAt = clock.read();
-        plant.execute(op, sent + TIMEOUT, service -> {
+        plant.execute(op, tier <= CRITICAL_TIERS_UP_TO, sent + TIMEOUT, service -> {
           admission.release(permit, service < 0 ? Outcome.DROPPED : Outcome.SUCCESS,
               service < 0 ? 0L : clock.read() - admittedAt);
           if (over[0]) {
@@ -180,10 +211,16 @@ final class ShootoutTwin {
     if (overload(now) && tier == 1) {
       t1FailedOverload++;
     }
+    if (inShift(now)) {
+      failedInShift[tier]++;
+    }
   }
 
   private void succeeded(int tier, long arrival) {
     final long now = clock.read();
+    if (inShift(now)) {
+      okInShift[tier]++;
+    }
     if (overload(now)) {
       okOverload++;
       if (tier == 1) {

@@ -6,10 +6,11 @@ import java.util.SplittableRandom;
 import java.util.function.LongConsumer;
 
 /**
- * The storage node of the shootout's twin: K workers behind one FIFO with no bound (the demo's storage executor),
- * service time = base × lognormal noise (sigma 0.5, mean 1). Like the demo's pipeline, a request whose deadline has
+ * The storage node of the shootout's twin: K workers behind a queue with no bound, service time = base × lognormal noise (sigma 0.5, mean 1). Like the demo's pipeline, a request whose deadline has
  * passed when a worker picks it up is dropped without being served (reported as -1). Single-threaded: runs on the
- * {@link EventQueue}. New beside {@link SimulatedNode}, which has no drop at start.
+ * {@link EventQueue}. New beside {@link SimulatedNode}, which has no drop at start. The queue is the demo's storage
+ * executor's: critical-first (t0 and t1 ahead of the other tiers, each in arrival order), or one FIFO as
+ * {@code --admission none} keeps it.
  */
 final class TwinPlant {
   private record Job(OpType op, long deadlineNanos, LongConsumer done) {
@@ -20,29 +21,36 @@ final class TwinPlant {
   private final long[] baseNanos;
   private final SplittableRandom random;
   private final ArrayDeque<Job> queue = new ArrayDeque<>();
+  private final ArrayDeque<Job> criticalQueue = new ArrayDeque<>();
+  private final boolean criticalFirst;
   private int busy;
 
-  TwinPlant(EventQueue events, int workers, long readNanos, long writeNanos, long scanNanos, long seed) {
+  TwinPlant(EventQueue events, int workers, long readNanos, long writeNanos, long scanNanos, boolean criticalFirst,
+      long seed) {
     this.events = events;
+    this.criticalFirst = criticalFirst;
     this.workers = workers;
     this.baseNanos = new long[] {readNanos, writeNanos, scanNanos};
     this.random = new SplittableRandom(seed);
   }
 
-  /** Runs or queues one op; {@code done} gets the service time from now, or -1 if dropped at start. */
-  void execute(OpType op, long deadlineNanos, LongConsumer done) {
-    queue.add(new Job(op, deadlineNanos, done));
+  /**
+   * Runs or queues one op, of a critical tier or not; {@code done} gets the service time from now, or -1 if dropped
+   * at start.
+   */
+  void execute(OpType op, boolean critical, long deadlineNanos, LongConsumer done) {
+    (critical && criticalFirst ? criticalQueue : queue).add(new Job(op, deadlineNanos, done));
     drain();
   }
 
   /** Requests queued and running. */
   int pending() {
-    return queue.size() + busy;
+    return queue.size() + criticalQueue.size() + busy;
   }
 
   private void drain() {
-    while (busy < workers && !queue.isEmpty()) {
-      final Job j = queue.poll();
+    while (busy < workers && !(queue.isEmpty() && criticalQueue.isEmpty())) {
+      final Job j = criticalQueue.isEmpty() ? queue.poll() : criticalQueue.poll();
       final long now = events.clock().read();
       if (now - j.deadlineNanos >= 0) {
         j.done.accept(-1L);
