@@ -99,6 +99,20 @@ public final class TierOrderGuard {
     return (int) Math.max(low, outOfOrder ? desired : Math.min(high, desired));
   }
 
+  /**
+   * Whether any request of {@code tier} may be admitted now: no more important tier was shed within the dwell. A cut
+   * that {@link #bound} holds on a tier boundary admits none of the tier below the boundary, not even a share of its
+   * first level.
+   */
+  public boolean mayAdmit(int tier, long nowNanos) {
+    for (int t = 0; t < Math.min(tier, lastShed.length); t++) {
+      if (recent(lastShed[t], nowNanos)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   private boolean recent(long at, long nowNanos) {
     return at != NEVER && nowNanos - at < dwellNanos;
   }

@@ -225,7 +225,11 @@ public final class ScopeRejector {
     int next = releaseAtOnce || !ownSignalsOnly() ? wanted : guard.bound(wanted, levelsPerTier, now);
     heldBack = next > wanted;
     cut = Math.max(firstSheddableLevel, Math.min(distribution.levels(), next));
-    cutShare = distribution.cutLevelShare(r, firstSheddableLevel, cut);
+    // The guard holds a cut on a tier boundary to keep the tier there shed: its first level is shed whole, or a share
+    // of it would pass within a second of the more important tier's shedding.
+    boolean guarded = !releaseAtOnce && ownSignalsOnly();
+    cutShare = guarded && cut < distribution.levels() && !guard.mayAdmit(cut / levelsPerTier, now) ? 1.0
+        : distribution.cutLevelShare(r, firstSheddableLevel, cut);
   }
 
   /**

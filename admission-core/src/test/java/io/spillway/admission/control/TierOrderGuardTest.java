@@ -44,6 +44,16 @@ class TierOrderGuardTest {
   }
 
   @Test
+  void aTierBelowOneShedWithinTheDwellMayAdmitNothingNotEvenAShareOfItsFirstLevel() {
+    TierOrderGuard guard = new TierOrderGuard(TIERS, SECOND);
+    guard.observe(2 * LPT + 1, LPT, ALL, 0L, 0L); // T2 partly shed
+    assertThat(guard.bound(3 * LPT + 2, LPT, TICK)).as("the cut falls back to the T3 boundary").isEqualTo(3 * LPT);
+    assertThat(guard.mayAdmit(3, TICK)).as("T3: T2 was shed a tick ago").isFalse();
+    assertThat(guard.mayAdmit(2, TICK)).as("T2 itself: only T0 and T1 count").isTrue();
+    assertThat(guard.mayAdmit(3, SECOND + TICK)).as("after the dwell").isTrue();
+  }
+
+  @Test
   void releasingATierWaitsForTheDwellToo() {
     TierOrderGuard guard = new TierOrderGuard(TIERS, SECOND);
     guard.observe(3 * LPT + 1, LPT, ALL, 0L, 0L); // T3 partly shed

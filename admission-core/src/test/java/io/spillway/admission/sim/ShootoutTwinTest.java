@@ -48,29 +48,34 @@ class ShootoutTwinTest {
 
   /**
    * The ordering that holds on seeds 1–3 at this commit (figures in docs/shootout.md), with the plant running t0 and
-   * t1 first as the demo's node does: Spillway's goodput in the 5 × C window is 1.22–1.33 × the token bucket's and
-   * 1.00–1.03 × Gradient2's; its t1 success 86.0–88.6 % against 16–18 % (token bucket); its peak pending work under
-   * half of either's. Each floor sits inside every seed's lead.
+   * t1 first as the demo's node does: Spillway's goodput in the 5 × C window is 1.20–1.28 × the token bucket's and
+   * 0.98–1.01 × Gradient2's; its t1 success 92.9–95.2 % against 16–18 % (token bucket) and 91.5–93.1 % (Gradient2);
+   * in the cost shift t2–t5 get at most 0.7 % while t1 gets 87.7–90.3 % (Gradient2: 82.9–89.1 %); its peak pending
+   * work under half of either's. Each floor sits inside every seed's lead.
    *
-   * <p>Not met, as in the real shootout: Spillway ahead of Gradient2 on t1 (86.0–88.6 % against 91.5–93.1 %: 0.93–0.95
-   * ×; the assertion is a regression floor). The cost shift is where (printed per tier): Spillway serves t2 at
-   * 9.3–9.8 % and t3 at 4.2–5.2 % there while t1 gets 72.4–77.7 %; Gradient2 sheds t2–t5 to 0.1–0.5 % and gives t1
-   * 82.9–89.1 %. The engine's dispatcher picks the op type by round robin before the tier, so a t3 scan queued below
-   * the cut takes the scans' turn while t1 reads wait. Dispatching the critical tiers first across op types took
-   * this twin to t1 92.9–95.2 % (shift 87.7–90.3 %, t2–t5 at most 0.7 %), but one seed of OverloadScenarioTest at
-   * 6 × then counted 9 sliding seconds out of tier order and 10.1 % queue drops (bound 10 %): not landed yet.
+   * <p>Before the dispatcher served the critical tiers first across op types, the scans' round-robin turn
+   * dispatched t2–t5 scans admitted below the cut while t1 reads waited: in the shift t2 9.3–9.8 % and t3 4.2–5.2 %
+   * served, t1 72.4–77.7 %, t1 over the overload 86.0–88.6 % (the shift's assertions fail on every seed).
+   *
+   * <p>Not met: Spillway ahead of Gradient2 on goodput (0.98–1.01 ×) and on t1 on every seed (seed 3: 92.9 against
+   * 93.1 %); the assertions there are regression floors, not the targets.
    */
   @ParameterizedTest(name = "seed {0}")
   @ValueSource(longs = {1, 2, 3})
-  void spillwayLeadsTheTokenBucketOnGoodputAndT1(long seed) {
+  void spillwayLeadsTheTokenBucketOnGoodputAndT1AndShedsBelowT1InTheCostShift(long seed) {
     final ShootoutTwin.Result spillway = spillwayRun(seed);
     final ShootoutTwin.Result bucket = tokenBucketRun(seed);
     final ShootoutTwin.Result gradient2 = concurrencyLimitsRun(seed);
     System.out.println(spillway + "\n" + bucket + "\n" + gradient2);
     assertThat(spillway.goodput()).isGreaterThan(1.15 * bucket.goodput()).isGreaterThan(0.95 * gradient2.goodput());
-    assertThat(spillway.t1Success()).isGreaterThan(0.85).isGreaterThan(1.5 * bucket.t1Success())
-        .isGreaterThan(0.92 * gradient2.t1Success());
+    assertThat(spillway.t1Success()).isGreaterThan(0.9).isGreaterThan(1.5 * bucket.t1Success())
+        .isGreaterThan(0.98 * gradient2.t1Success());
     assertThat(spillway.peakPending()).isLessThan(bucket.peakPending() / 2).isLessThan(gradient2.peakPending() / 2);
+    for (int tier = 2; tier < ShootoutTwin.TIER_SHARE.length; tier++) {
+      assertThat(spillway.shiftSuccess()[tier]).as("t%d served in the cost shift while t1 is short", tier)
+          .isLessThan(0.01);
+    }
+    assertThat(spillway.shiftSuccess()[1]).as("t1 in the cost shift").isGreaterThan(0.85);
   }
 
   /** All six at seed 1, for docs/shootout.md (run with -Dtest=ShootoutTwinTest). */
