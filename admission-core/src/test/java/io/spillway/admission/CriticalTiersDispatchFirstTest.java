@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.spillway.testkit.VirtualClock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Executor;
 import org.junit.jupiter.api.Test;
 
@@ -30,36 +28,25 @@ class CriticalTiersDispatchFirstTest {
         .queuesTimeout(OpType.READ, Duration.ofSeconds(1)).queuesTimeout(OpType.SCAN, Duration.ofSeconds(1))
         .build(), clock::read);
     ClientHandle client = engine.clients().register("node-client");
-    List<String> admitted = new ArrayList<>();
-    List<Long> tokens = new ArrayList<>();
+    AsyncAnswers answers = new AsyncAnswers();
 
-    submit(engine, client, OpType.READ, Tier.T1, "holder", admitted, tokens);
-    submit(engine, client, OpType.SCAN, Tier.T3, "t3-scan", admitted, tokens);
-    submit(engine, client, OpType.SCAN, Tier.T2, "t2-scan", admitted, tokens);
-    submit(engine, client, OpType.READ, Tier.T1, "t1-read", admitted, tokens);
-    assertThat(admitted).containsExactly("holder");
+    submit(engine, client, OpType.READ, Tier.T1, answers.callback("holder"));
+    submit(engine, client, OpType.SCAN, Tier.T3, answers.callback("t3-scan"));
+    submit(engine, client, OpType.SCAN, Tier.T2, answers.callback("t2-scan"));
+    submit(engine, client, OpType.READ, Tier.T1, answers.callback("t1-read"));
+    assertThat(answers.log).containsExactly("holder:ADMITTED");
     assertThat(engine.stats().waiting()).isEqualTo(3);
 
     for (int i = 0; i < 3; i++) {
       clock.advanceNanos(MS);
-      engine.release(tokens.get(i), Outcome.SUCCESS, MS);
+      engine.release(answers.tokens.get(i), Outcome.SUCCESS, MS);
     }
-    assertThat(admitted).containsExactly("holder", "t1-read", "t2-scan", "t3-scan");
+    assertThat(answers.log).containsExactly("holder:ADMITTED", "t1-read:ADMITTED", "t2-scan:ADMITTED",
+        "t3-scan:ADMITTED");
   }
 
-  private static void submit(AdmissionEngine engine, ClientHandle client, OpType op, Tier tier, String name,
-      List<String> admitted, List<Long> tokens) {
-    engine.submit(op, tier, client, -1, Decisions.NO_DEADLINE, DIRECT, new AdmissionCallback() {
-      @Override
-      public void onAdmitted(long token) {
-        admitted.add(name);
-        tokens.add(token);
-      }
-
-      @Override
-      public void onRejected(Reason reason, long retryAfterNanos) {
-        admitted.add(name + ":" + reason);
-      }
-    });
+  private static void submit(AdmissionEngine engine, ClientHandle client, OpType op, Tier tier,
+      AdmissionCallback callback) {
+    engine.submit(op, tier, client, -1, Decisions.NO_DEADLINE, DIRECT, callback);
   }
 }

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.spillway.testkit.VirtualClock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Executor;
 import org.junit.jupiter.api.Test;
 
@@ -19,27 +17,6 @@ class DeadlineIgnoresLowerTierBacklogTest {
   private static final long MS = 1_000_000L;
   private static final Executor DIRECT = Runnable::run;
 
-  /** Records the answers of async requests in arrival order. */
-  private static final class Answers {
-    final List<String> log = new ArrayList<>();
-    final List<Long> tokens = new ArrayList<>();
-
-    AdmissionCallback callback(String name) {
-      return new AdmissionCallback() {
-        @Override
-        public void onAdmitted(long token) {
-          log.add(name + ":ADMITTED");
-          tokens.add(token);
-        }
-
-        @Override
-        public void onRejected(Reason reason, long retryAfterNanos) {
-          log.add(name + ":" + reason);
-        }
-      };
-    }
-  }
-
   @Test
   void criticalRequestIsQueuedAheadOfALowerTierBacklogInsteadOfRejectedAsDeadline() {
     VirtualClock clock = new VirtualClock(0);
@@ -51,7 +28,7 @@ class DeadlineIgnoresLowerTierBacklogTest {
         .build(), clock::read);
     ClientHandle batch = engine.clients().register("report-batch");
     ClientHandle checkout = engine.clients().register("checkout-api");
-    Answers answers = new Answers();
+    AsyncAnswers answers = new AsyncAnswers();
 
     engine.submit(OpType.READ, Tier.T5, batch, -1, Decisions.NO_DEADLINE, DIRECT,
         answers.callback("holder"));
