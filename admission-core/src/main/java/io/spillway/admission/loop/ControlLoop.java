@@ -255,7 +255,6 @@ public final class ControlLoop {
     republish();
   }
 
-  /** The longest latency completed in this tick, over the op types; 0 when nothing completed. */
   /** This tick's completions, any op type, whose latency is longer than {@code nanos}. */
   private long completionsLongerThan(long nanos) {
     long longer = 0L;

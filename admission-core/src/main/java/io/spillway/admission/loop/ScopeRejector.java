@@ -222,13 +222,13 @@ public final class ScopeRejector {
     }
     boolean idle = !saturated && now - unsaturatedSince >= RELEASE_AFTER_UNSATURATED_NANOS;
     boolean releaseAtOnce = wanted > cut && (idle || r == 0.0);
-    int next = releaseAtOnce || !ownSignalsOnly() ? wanted : guard.bound(wanted, levelsPerTier, now);
+    boolean guarded = !releaseAtOnce && ownSignalsOnly();
+    int next = guarded ? guard.bound(wanted, levelsPerTier, now) : wanted;
     heldBack = next > wanted;
     cut = Math.max(firstSheddableLevel, Math.min(distribution.levels(), next));
     // The guard holds a cut on a tier boundary to keep the tier there shed: its first level is shed whole, or a share
     // of it would pass within a second of the more important tier's shedding.
-    boolean guarded = !releaseAtOnce && ownSignalsOnly();
-    cutShare = guarded && cut < distribution.levels() && !guard.mayAdmit(cut / levelsPerTier, now) ? 1.0
+    cutShare = guarded && !guard.mayAdmit(cut / levelsPerTier, now) ? 1.0
         : distribution.cutLevelShare(r, firstSheddableLevel, cut);
   }
 

@@ -112,11 +112,6 @@ public final class InflightLimiter {
     criticalExtra = permits;
   }
 
-  /** The permits the critical tiers may take past the limit now. */
-  public int criticalExtra() {
-    return criticalExtra;
-  }
-
   /** Takes a permit regardless of the limit (dry-run mode only: the request is admitted anyway). */
   void forceAcquire() {
     int inflight = (int) (((long) STATE.getAndAdd(this, 1L) + 1) & INFLIGHT_MASK);

@@ -76,12 +76,12 @@ public final class Dispatcher implements DeficitRoundRobin.Lanes<QueuedRequest> 
   private final AtomicInteger status = new AtomicInteger(IDLE);
   private volatile boolean maintenanceRequested;
 
-  @SuppressWarnings({"unchecked", "rawtypes"}) // generic array creation
   /** {@link EngineConfig#lastCriticalTier()}; written on reconfiguration, read by the drain owner. */
   private volatile int lastCriticalTier;
   /** The op types' queues of the critical tiers only, as the round robin's lanes. */
   private final DeficitRoundRobin.Lanes<QueuedRequest> criticalLanes = this::pollCritical;
 
+  @SuppressWarnings({"unchecked", "rawtypes"}) // generic array creation
   public Dispatcher(EngineParams config, Ticker ticker, Sink sink) {
     this.sink = sink;
     this.queues = new MpscCodelQueue[OpType.count()][TIERS];
@@ -201,24 +201,19 @@ public final class Dispatcher implements DeficitRoundRobin.Lanes<QueuedRequest> 
 
   /** Strict tier priority among the critical tiers of one op type (drain owner only). */
   private QueuedRequest pollCritical(int op) {
-    MpscCodelQueue<QueuedRequest>[] byTier = queues[op];
-    int last = lastCriticalTier;
-    for (int t = 0; t <= last; t++) {
-      if (!byTier[t].isEmpty()) {
-        QueuedRequest r = byTier[t].poll();
-        if (r != null) {
-          return r;
-        }
-      }
-    }
-    return null;
+    return pollUpTo(op, lastCriticalTier);
   }
 
   /** Strict tier priority within one op type (drain owner only). */
   @Override
   public QueuedRequest poll(int op) {
+    return pollUpTo(op, TIERS - 1);
+  }
+
+  /** The first request of one op type's queues of tiers 0 to {@code lastTier}, most important first. */
+  private QueuedRequest pollUpTo(int op, int lastTier) {
     MpscCodelQueue<QueuedRequest>[] byTier = queues[op];
-    for (int t = 0; t < TIERS; t++) {
+    for (int t = 0; t <= lastTier; t++) {
       if (!byTier[t].isEmpty()) {
         QueuedRequest r = byTier[t].poll();
         if (r != null) {

@@ -146,10 +146,8 @@ class BaselineProbeTest {
 
   @Test
   void aProbeThatPinnedTwiceTheLimitAProbeWouldPinNowIsRepeatedASecondLater() {
-    BaselineProbe probe = new BaselineProbe(3);
-    probe.tick(true, false, false, false, SERVICE, 8, 0);
+    BaselineProbe probe = firstProbe(3);
     long t = BaselineProbe.FIRST_PROBE_DELAY_NANOS;
-    assertThat(probe.tick(true, false, false, false, SERVICE, 8, t)).isTrue();
     long ended = drainAndEnd(probe, 8, 64, t); // an eighth of the untuned initial limit of 64
     // The limit came down to 16 after the probe: a probe would now pin 2, a quarter of what the last one pinned.
     for (t = ended + 100 * MS; t < ended + BaselineProbe.FIRST_PROBE_DELAY_NANOS; t += 100 * MS) {
@@ -165,10 +163,8 @@ class BaselineProbeTest {
 
   @Test
   void aProbeThatPinnedLessThanTwiceThePinNowWaitsItsInterval() {
-    BaselineProbe probe = new BaselineProbe(3);
-    probe.tick(true, false, false, false, SERVICE, 8, 0);
+    BaselineProbe probe = firstProbe(3);
     long t = BaselineProbe.FIRST_PROBE_DELAY_NANOS;
-    assertThat(probe.tick(true, false, false, false, SERVICE, 8, t)).isTrue();
     long ended = drainAndEnd(probe, 8, 64, t);
     for (t = ended + 100 * MS; t < ended + BaselineProbe.FIRST_INTERVAL_NANOS; t += 100 * MS) {
       assertThat(probe.tick(true, true, false, false, SERVICE, 5, t)).as("at %d", t).isFalse();
@@ -177,10 +173,8 @@ class BaselineProbeTest {
 
   @Test
   void aProbeThatMoreThanDoubledTheBaselineIsConfirmedASecondLaterAndOnlyOnce() {
-    BaselineProbe probe = new BaselineProbe(3);
-    probe.tick(true, false, false, false, SERVICE, PIN, 0);
+    BaselineProbe probe = firstProbe(3);
     long t = BaselineProbe.FIRST_PROBE_DELAY_NANOS;
-    assertThat(probe.tick(true, false, false, false, SERVICE, PIN, t)).isTrue();
     long ended = drainAndEnd(probe, PIN, PIN, t);
     probe.confirm(125.0); // read 776 ms against 6.2 ms: a starved host's moment, or a node that got slower?
     for (t = ended + 100 * MS; t < ended + BaselineProbe.FIRST_PROBE_DELAY_NANOS; t += 100 * MS) {
@@ -196,10 +190,8 @@ class BaselineProbeTest {
 
   @Test
   void aProbeThatAtMostDoubledTheBaselineWaitsItsInterval() {
-    BaselineProbe probe = new BaselineProbe(3);
-    probe.tick(true, false, false, false, SERVICE, PIN, 0);
+    BaselineProbe probe = firstProbe(3);
     long t = BaselineProbe.FIRST_PROBE_DELAY_NANOS;
-    assertThat(probe.tick(true, false, false, false, SERVICE, PIN, t)).isTrue();
     long ended = drainAndEnd(probe, PIN, PIN, t);
     probe.confirm(BaselineProbe.RISE_TO_CONFIRM);
     probe.confirm(Double.NaN); // no baseline before it
@@ -226,10 +218,19 @@ class BaselineProbeTest {
    * and pinned the limit to {@link #PIN} with {@code inflight} requests admitted before it still running.
    */
   private static BaselineProbe firstProbePinned(int inflight) {
-    BaselineProbe probe = new BaselineProbe(1);
+    BaselineProbe probe = firstProbe(1);
+    probe.pinned(PIN, inflight);
+    return probe;
+  }
+
+  /**
+   * A probe (jitter seed {@code seed}) whose first probe has just started, {@link BaselineProbe#FIRST_PROBE_DELAY_NANOS}
+   * after the first tick, with a pin of {@link #PIN}.
+   */
+  private static BaselineProbe firstProbe(long seed) {
+    BaselineProbe probe = new BaselineProbe(seed);
     probe.tick(true, false, false, false, SERVICE, PIN, 0);
     assertThat(probe.tick(true, false, false, false, SERVICE, PIN, BaselineProbe.FIRST_PROBE_DELAY_NANOS)).isTrue();
-    probe.pinned(PIN, inflight);
     return probe;
   }
 }
