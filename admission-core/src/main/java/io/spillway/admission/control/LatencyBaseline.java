@@ -1,6 +1,8 @@
 package io.spillway.admission.control;
 
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
+import org.HdrHistogram.RecordedValuesIterator;
 
 /**
  * The learned no-load latency of one op type: the p90 of the work the node served at low inflight, at its lowest
@@ -21,6 +23,17 @@ import org.HdrHistogram.Histogram;
  * with a lower value and rises only as the old low seconds leave the window, i.e. after {@code windowSeconds} of
  * low-load values all reading higher (a slower disk, a busier host, bigger values: the node's new normal).
  *
+ * <p>A measurement at pinned concurrency samples a cohort from its start: the requests admitted since the probe's
+ * old work drained, whose latencies are known only once they complete. After a window {@code W} a request of latency
+ * {@code l} has completed only if it was admitted in the window's first {@code W − l}, so the pool holds the short
+ * latencies of the whole cohort and the long ones of its early part only: on a node of 200 ms requests with
+ * lognormal noise a pool closed after one 100 ms tick read a p90 of 98 ms against the node's 330 ms, and the limit
+ * built on it (Little's law, the tuner's queue estimate) shed two thirds of a load the node could serve. So the pool
+ * weighs each latency by the inverse of its chance to be seen, {@code W / (W − l)} (Horvitz–Thompson, for a cohort
+ * admitted at a steady rate, which the pin makes it), and closes only once the window is
+ * {@link #UNCENSORED_WINDOW_MULTIPLE} times that weighted p90, so that no latency up to it weighs more than 2 (or when the probe's time is
+ * up). Quiet ticks need none of this: their completions come from work admitted over all earlier times.
+ *
  * <p>Single writer (the control thread); {@link #nanos()} may be read from any thread. Allocation-free after
  * construction.
  */
@@ -35,11 +48,20 @@ public final class LatencyBaseline {
    */
   public static final double MAX_MEASURED_RISE = 4.0;
 
+  /**
+   * A measurement's pool closes only once its window (the time since the probe's old work drained) is at least this
+   * many times its weighted p90, so the latencies the weights correct are within the first half of the window.
+   */
+  public static final double UNCENSORED_WINDOW_MULTIPLE = 2.0;
+
   private final int minSamples;
   private final int maxPoolTicks;
   private final long[] seconds;
   private final double[] minima;
   private final Histogram pool;
+  private final RecordedValuesIterator poolValues;
+  /** A measurement's window: the time since its cohort began, at the last tick offered; MAX_VALUE: none. */
+  private long windowNanos = Long.MAX_VALUE;
   private int pooledTicks;
   private boolean measuring;
   private long values;
@@ -65,6 +87,7 @@ public final class LatencyBaseline {
     this.minSamples = minSamples;
     this.maxPoolTicks = maxPoolTicks;
     this.pool = pool;
+    this.poolValues = new RecordedValuesIterator(pool);
     seconds = new long[windowSeconds];
     minima = new double[windowSeconds];
     java.util.Arrays.fill(seconds, Long.MIN_VALUE);
@@ -85,13 +108,53 @@ public final class LatencyBaseline {
   public void observe(LatencySample tick, long nowNanos, long maxNanos) {
     long before = pool.getTotalCount();
     tick.addTo(pool, maxNanos);
+    if (measuring) {
+      windowNanos = maxNanos;
+    }
     if (pool.getTotalCount() == before) {
       return;
     }
     pooledTicks++;
-    if (pool.getTotalCount() >= minSamples || pooledTicks >= maxPoolTicks) {
+    if (censoredWindow()) {
+      if (pool.getTotalCount() >= minSamples && windowNanos >= UNCENSORED_WINDOW_MULTIPLE * weightedP90Nanos()) {
+        closePool(nowNanos);
+      }
+    } else if (pool.getTotalCount() >= minSamples || pooledTicks >= maxPoolTicks) {
       closePool(nowNanos);
     }
+  }
+
+  /** Whether the pool is a measurement's cohort, seen over a window that cuts off its longer latencies. */
+  private boolean censoredWindow() {
+    return measuring && windowNanos != Long.MAX_VALUE;
+  }
+
+  /**
+   * The pool's p90 with each latency {@code l} weighted by {@code W / (W − l)}, the inverse of its chance to have
+   * completed within the window {@code W} (at most 10, for a latency of 0.9 W or more). Allocation-free.
+   */
+  private double weightedP90Nanos() {
+    double w = windowNanos;
+    double total = 0.0;
+    poolValues.reset();
+    while (poolValues.hasNext()) {
+      HistogramIterationValue v = poolValues.next();
+      total += v.getCountAtValueIteratedTo() * weight(v.getValueIteratedTo(), w);
+    }
+    double cumulative = 0.0;
+    poolValues.reset();
+    while (poolValues.hasNext()) {
+      HistogramIterationValue v = poolValues.next();
+      cumulative += v.getCountAtValueIteratedTo() * weight(v.getValueIteratedTo(), w);
+      if (cumulative >= 0.9 * total) {
+        return pool.highestEquivalentValue(v.getValueIteratedTo());
+      }
+    }
+    return pool.getMaxValue();
+  }
+
+  private static double weight(long latencyNanos, double windowNanos) {
+    return windowNanos / Math.max(windowNanos - latencyNanos, 0.1 * windowNanos);
   }
 
   /**
@@ -102,7 +165,7 @@ public final class LatencyBaseline {
     if (pool.getTotalCount() == 0) {
       return;
     }
-    double p90Nanos = pool.getValueAtPercentile(90.0);
+    double p90Nanos = censoredWindow() ? weightedP90Nanos() : pool.getValueAtPercentile(90.0);
     if (measuring) {
       double previous = baseline;
       lastMeasuredRise = Double.isNaN(previous) ? Double.NaN : p90Nanos / previous;
@@ -111,6 +174,7 @@ public final class LatencyBaseline {
       }
       java.util.Arrays.fill(seconds, Long.MIN_VALUE); // a measurement at pinned concurrency replaces the window
       measuring = false;
+      windowNanos = Long.MAX_VALUE;
     }
     restartPool();
     values++;
@@ -140,6 +204,7 @@ public final class LatencyBaseline {
    */
   public void startMeasurement() {
     restartPool();
+    windowNanos = Long.MAX_VALUE;
     lastMeasuredRise = Double.NaN; // a measurement that pools nothing says nothing, not the last one's rise again
     measuring = true;
   }
