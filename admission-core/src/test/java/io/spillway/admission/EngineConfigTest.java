@@ -17,7 +17,7 @@ class EngineConfigTest {
     return Stream.of(
         bad(b -> b.limitMin(0), "limitMin must be >= 1, was 0"),
         bad(b -> b.limitMin(8).limitMax(4), "limitMax must be >= limitMin (8) and <= 1048576, was 4"),
-        bad(b -> b.limitInitial(2000), "limitInitial must be >= limitMin (4) and <= limitMax (1024), was 2000"),
+        bad(b -> b.limitInitial(5000), "limitInitial must be >= limitMin (4) and <= limitMax (4096), was 5000"),
         bad(b -> b.queuesLatencyTarget(OpType.READ, Duration.ofMillis(-1)),
             "queuesLatencyTarget[READ] must be >= 0, was -1ms"),
         bad(b -> b.queuesTarget(OpType.WRITE, Duration.ofMillis(100)),

@@ -24,7 +24,7 @@ class InvalidConfigMessagesTest {
       queues:\\n  read: 5ms                                   | queues.read: expected a mapping, was "5ms"
       limit:\\n  min: 0                                       | limit.min: must be >= 1, was 0
       limit:\\n  max: 2                                       | limit.max: must be >= min (4) and <= 1048576, was 2
-      limit:\\n  initial: 2000                                | limit.initial: must be >= min (4) and <= max (1024), was 2000
+      limit:\\n  initial: 5000                                | limit.initial: must be >= min (4) and <= max (4096), was 5000
       limit:\\n  initial: 99999999999                         | limit.initial: expected an integer in [-2147483648, 2147483647], was 99999999999
       pid:\\n  ki: -1                                         | pid.ki: must be >= 0 and finite, was -1.0
       pid:\\n  kp: lots                                       | pid.kp: expected a number, was "lots"

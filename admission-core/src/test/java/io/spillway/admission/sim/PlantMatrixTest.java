@@ -26,7 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  *
  * <p>Two configurations per plant ({@link PlantRun.Config}). DEFAULTS is {@code EngineConfig.builder()} as shipped,
  * only the READ service-time estimate set to S: the latency target is learned from the node's own no-load p90 (with
- * probes) and the limit bounds are [4, 1024], and the matrix records how each cell fares with them — the acceptance
+ * probes) and the limit bounds are [4, 4096], and the matrix records how each cell fares with them — the acceptance
  * test for the learned target. FITTED sets the target to 3 × S and bounds that bracket K, to tell the failures of
  * the configuration from those of the control loops. The table goes to stdout and {@code target/plant-matrix.md};
  * the step response of DEFAULTS on S 1 ms, C 10,000/s (K 10) to {@code target/step-response.csv}.

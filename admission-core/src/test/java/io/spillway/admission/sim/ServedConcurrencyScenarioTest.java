@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The storage node of the demo in virtual time — two workers at 20 ms (lognormal noise), reads only, so C = 100/s —
- * on the embedded defaults (initial limit 64 in [4, 1024], latency target learned), started cold into 3 × C: no
+ * on the embedded defaults (initial limit 64 in [4, 4096], latency target learned), started cold into 3 × C: no
  * quiet second to learn a baseline from, so the first baseline probe comes at the first saturated tick after 1 s,
  * pinned at 64 / 8 = 8. Before the served-concurrency bound, the probe returned to the initial 64, a limit that was
  * never tuned, and let some 60 requests into the node's own FIFO (0.6 s of work) before Vegas brought it down again

@@ -56,7 +56,7 @@ public final class EngineKeys {
       "Floor of the tuned inflight limit (Cinnamon: the CPU core count).",
       EngineConfig.Builder::limitMin, EngineConfig::limitMin);
   public static final Key<Integer> LIMIT_MAX = integer("limit.max", "requests",
-      Range.of(inclKey("limit.min"), incl(1 << 20)), 1024, "Ceiling of the tuned inflight limit.",
+      Range.of(inclKey("limit.min"), incl(1 << 20)), 4096, "Ceiling of the tuned inflight limit.",
       EngineConfig.Builder::limitMax, EngineConfig::limitMax);
   public static final Key<Boolean> LIMIT_CRITICAL_FIRST = add("limit.critical-first", ValueType.BOOLEAN,
       Boolean.class, "-", Range.note("true or false"), false,
