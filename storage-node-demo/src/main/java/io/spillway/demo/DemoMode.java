@@ -82,8 +82,8 @@ final class DemoMode implements Callable<Integer> {
   static final int DEFAULT_STORAGE_THREADS = 2;
   /** Default offered rate: about 3x the default storage capacity of the cluster (3 x 2 / ~21 ms = ~285 ops/s). */
   static final int DEFAULT_RATE = 900;
-  /** Lowest offered rate: below it the tiers' shares round to nothing. */
-  static final int MIN_RATE = 100;
+  /** Lowest offered rate: at 10 requests a second t0 (2 % of them) still sends one every 5 s. */
+  static final int MIN_RATE = 10;
 
   @Spec
   CommandSpec spec;

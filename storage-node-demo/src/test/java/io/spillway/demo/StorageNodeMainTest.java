@@ -330,7 +330,7 @@ class StorageNodeMainTest {
         Arguments.of(List.of("--ramp", "-1"),
             "Invalid value for option '--ramp': '-1' is not a duration (e.g. 30s, 500ms)"),
         Arguments.of(List.of("demo", "--duration", "0"), "Invalid value for option '--duration': 0 ms is not >= 1 ms"),
-        Arguments.of(List.of("demo", "--rate", "50"), "Invalid value for option '--rate': 50 is not >= 100"),
+        Arguments.of(List.of("demo", "--rate", "5"), "Invalid value for option '--rate': 5 is not >= 10"),
         Arguments.of(List.of("demo", "--rate", "fast"), "Invalid value for option '--rate': 'fast' is not an int"),
         Arguments.of(List.of("demo", "--partitions", "0"),
             "Invalid value for option '--partitions': 0 is not in [1, 64]"),
