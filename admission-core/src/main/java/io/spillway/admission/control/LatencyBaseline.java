@@ -27,12 +27,13 @@ import org.HdrHistogram.RecordedValuesIterator;
  * old work drained, whose latencies are known only once they complete. After a window {@code W} a request of latency
  * {@code l} has completed only if it was admitted in the window's first {@code W − l}, so the pool holds the short
  * latencies of the whole cohort and the long ones of its early part only: on a node of 200 ms requests with
- * lognormal noise a pool closed after one 100 ms tick read a p90 of 98 ms against the node's 330 ms, and the limit
+ * lognormal noise a pool closed after one 100 ms tick read a p90 of 98 ms against the node's 335 ms, and the limit
  * built on it (Little's law, the tuner's queue estimate) shed two thirds of a load the node could serve. So the pool
  * weighs each latency by the inverse of its chance to be seen, {@code W / (W − l)} (Horvitz–Thompson, for a cohort
  * admitted at a steady rate, which the pin makes it), and closes only once the window is
- * {@link #UNCENSORED_WINDOW_MULTIPLE} times that weighted p90, so that no latency up to it weighs more than 2 (or when the probe's time is
- * up). Quiet ticks need none of this: their completions come from work admitted over all earlier times.
+ * {@link #UNCENSORED_WINDOW_MULTIPLE} times that weighted p90, so that no latency up to it weighs more than 2 (or
+ * when the probe's time is up). Quiet ticks need none of this: their completions come from work admitted over all
+ * earlier times.
  *
  * <p>Single writer (the control thread); {@link #nanos()} may be read from any thread. Allocation-free after
  * construction.
