@@ -21,9 +21,7 @@ class CriticalTiersDispatchFirstTest {
   @Test
   void aT1ReadIsDispatchedBeforeTheScansQueuedBeforeIt() {
     VirtualClock clock = new VirtualClock(0);
-    AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder()
-        .limitInitial(1).limitMin(1).limitMax(1)
-        .clientsDefault(100, 1_000, Tier.T0)
+    AdmissionEngine engine = AdmissionEngine.create(AsyncAnswers.limitOfOne()
         .queuesDispatchWeight(OpType.READ, 1).queuesDispatchWeight(OpType.SCAN, 100)
         .queuesTimeout(OpType.READ, Duration.ofSeconds(1)).queuesTimeout(OpType.SCAN, Duration.ofSeconds(1))
         .build(), clock::read);

@@ -20,9 +20,7 @@ class DeadlineIgnoresLowerTierBacklogTest {
   @Test
   void criticalRequestIsQueuedAheadOfALowerTierBacklogInsteadOfRejectedAsDeadline() {
     VirtualClock clock = new VirtualClock(0);
-    AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder()
-        .limitInitial(1).limitMin(1).limitMax(1)
-        .clientsDefault(100, 1_000, Tier.T0)
+    AdmissionEngine engine = AdmissionEngine.create(AsyncAnswers.limitOfOne()
         .queuesInitialServiceTime(OpType.READ, Duration.ofMillis(1))
         .queuesTimeout(OpType.READ, Duration.ofSeconds(1))
         .build(), clock::read);

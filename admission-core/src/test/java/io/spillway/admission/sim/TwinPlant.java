@@ -6,11 +6,11 @@ import java.util.SplittableRandom;
 import java.util.function.LongConsumer;
 
 /**
- * The storage node of the shootout's twin: K workers behind a queue with no bound, service time = base × lognormal noise (sigma 0.5, mean 1). Like the demo's pipeline, a request whose deadline has
- * passed when a worker picks it up is dropped without being served (reported as -1). Single-threaded: runs on the
- * {@link EventQueue}. New beside {@link SimulatedNode}, which has no drop at start. The queue is the demo's storage
- * executor's: critical-first (t0 and t1 ahead of the other tiers, each in arrival order), or one FIFO as
- * {@code --admission none} keeps it.
+ * The storage node of the shootout's twin: K workers behind a queue with no bound, service time = base × lognormal
+ * noise (sigma 0.5, mean 1). Like the demo's pipeline, a request whose deadline has passed when a worker picks it up is
+ * dropped without being served (reported as -1). Single-threaded: runs on the {@link EventQueue}. New beside
+ * {@link SimulatedNode}, which has no drop at start. The queue is the demo's storage executor's: critical-first (t0
+ * and t1 ahead of the other tiers, each in arrival order), or one FIFO as {@code --admission none} keeps it.
  */
 final class TwinPlant {
   private record Job(OpType op, long deadlineNanos, LongConsumer done) {
