@@ -84,15 +84,12 @@ public final class TierOrderGuard {
    */
   public int bound(int desired, int levelsPerTier, long nowNanos) {
     int leastImportantAdmitted = -1;
-    int mostImportantShed = lastShed.length;
-    for (int t = 0; t < lastShed.length; t++) {
+    for (int t = 0; t < lastAdmitted.length; t++) {
       if (recent(lastAdmitted[t], nowNanos)) {
         leastImportantAdmitted = t;
       }
-      if (recent(lastShed[t], nowNanos) && mostImportantShed == lastShed.length) {
-        mostImportantShed = t;
-      }
     }
+    int mostImportantShed = mostImportantShed(nowNanos);
     long low = Math.max(0L, (long) leastImportantAdmitted * levelsPerTier);
     long high = (long) (mostImportantShed + 1) * levelsPerTier;
     boolean outOfOrder = leastImportantAdmitted > mostImportantShed;
@@ -105,12 +102,17 @@ public final class TierOrderGuard {
    * first level.
    */
   public boolean mayAdmit(int tier, long nowNanos) {
-    for (int t = 0; t < Math.min(tier, lastShed.length); t++) {
+    return mostImportantShed(nowNanos) >= tier;
+  }
+
+  /** The most important tier shed within the dwell; the tier count when none was. */
+  private int mostImportantShed(long nowNanos) {
+    for (int t = 0; t < lastShed.length; t++) {
       if (recent(lastShed[t], nowNanos)) {
-        return false;
+        return t;
       }
     }
-    return true;
+    return lastShed.length;
   }
 
   private boolean recent(long at, long nowNanos) {
