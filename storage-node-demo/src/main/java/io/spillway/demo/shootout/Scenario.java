@@ -79,26 +79,31 @@ public record Scenario(double capacity, double scale, RetryPolicy.Mode callers) 
 
   /** Seconds from the start to the step up. */
   public double stepUpSeconds() {
-    return 10 * scale;
+    return phaseStartSeconds(1);
   }
 
   /** Seconds from the start to the step down. */
   public double stepDownSeconds() {
-    return 30 * scale;
+    return phaseStartSeconds(4);
   }
 
   /** Seconds from the start to the cost shift inside the overload (the mix moves to 30 % scans). */
   public double costShiftFromSeconds() {
-    return 15 * scale;
+    return phaseStartSeconds(2);
   }
 
   /** Seconds from the start to the end of the cost shift. */
   public double costShiftToSeconds() {
-    return 25 * scale;
+    return phaseStartSeconds(3);
   }
 
   /** Seconds of the whole run. */
   public double totalSeconds() {
-    return 40 * scale;
+    return phaseStartSeconds(5);
+  }
+
+  /** Seconds from the start to the start of the schedule's phase {@code index} (the phase count: the run's end). */
+  private double phaseStartSeconds(int index) {
+    return schedule().phases().subList(0, index).stream().mapToLong(p -> p.duration().toMillis()).sum() / 1000.0;
   }
 }

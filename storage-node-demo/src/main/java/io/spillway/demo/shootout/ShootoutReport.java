@@ -36,8 +36,8 @@ final class ShootoutReport {
     Files.writeString(dir.resolve("results.json"), Json.write(json) + "\n", StandardCharsets.UTF_8);
     final String table = table(scenario, results);
     Files.writeString(dir.resolve("results.md"), table, StandardCharsets.UTF_8);
-    final double[] markers = {scenario.stepUpSeconds(), scenario.stepUpSeconds() + 5 * scenario.scale(),
-        scenario.stepUpSeconds() + 15 * scenario.scale(), scenario.stepDownSeconds()};
+    final double[] markers = {scenario.stepUpSeconds(), scenario.costShiftFromSeconds(),
+        scenario.costShiftToSeconds(), scenario.stepDownSeconds()};
     ShootoutCharts.write(dir.resolve(CHARTS[0]).toFile(), "Goodput (successful calls/s, retries counted once)",
         "calls/s", results, StrategyResult::goodputSeries, markers, scenario.capacity(), "C", false);
     ShootoutCharts.write(dir.resolve(CHARTS[1]).toFile(), "t1 p99 latency from the intended send (ms, log scale; gap: no t1 success)",
