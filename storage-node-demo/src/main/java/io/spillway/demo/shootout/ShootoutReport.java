@@ -81,12 +81,21 @@ final class ShootoutReport {
     return out;
   }
 
+  /** One table cell per tier, each tier's success in percent ("-" for a tier with no finished call). */
+  private static void tierCells(StringBuilder b, Map<Tier, Double> success) {
+    for (Tier t : Tier.values()) {
+      final Double v = success.get(t);
+      b.append(v == null ? " - |" : String.format(Locale.ROOT, " %.1f %% |", 100 * v));
+    }
+  }
+
   static String table(Scenario scenario, List<StrategyResult> results) {
     final StringBuilder b = new StringBuilder();
     b.append(String.format(Locale.ROOT, "C = %.0f calls/s (cluster capacity at 95 %% reads); overload = 5 × C for "
         + "%.0f s with %s callers, 30 %% scans in its middle %.0f s%n%n", scenario.capacity(),
         scenario.stepDownSeconds() - scenario.stepUpSeconds(),
-        scenario.callers() == RetryPolicy.Mode.HELPER ? "client-helper" : "naive", 10 * scenario.scale()));
+        scenario.callers() == RetryPolicy.Mode.HELPER ? "client-helper" : "naive",
+        scenario.costShiftToSeconds() - scenario.costShiftFromSeconds()));
     b.append("| strategy | goodput in overload (/s, × C) | offered in overload (/s, × C) | t0 ok | t1 ok | t2 ok | t3 ok | t4 ok | t5 ok "
         + "| t1 p50 / p99 in overload (ms) | t1 p99 before (ms) | peak heap (MiB) | peak pending | peak threads "
         + "| to 0.95 × C, 3 s mean (s) | t1 recovery (s) |\n");
@@ -94,10 +103,7 @@ final class ShootoutReport {
     for (StrategyResult r : results) {
       b.append(String.format(Locale.ROOT, "| %s | %.0f (%.2f) | %.0f (%.2f) |", r.strategy(), r.goodputOverload(),
           r.goodputOverload() / scenario.capacity(), r.offeredOverload(), r.offeredOverload() / scenario.capacity()));
-      for (Tier t : Tier.values()) {
-        final Double v = r.successOverload().get(t);
-        b.append(v == null ? " - |" : String.format(Locale.ROOT, " %.1f %% |", 100 * v));
-      }
+      tierCells(b, r.successOverload());
       b.append(String.format(Locale.ROOT, " %.0f / %.0f | %.0f | %.0f | %d | %d | %s | %s |%n", r.t1P50OverloadMs(),
           r.t1P99OverloadMs(), r.t1P99BeforeMs(), r.peakHeapMb(), r.peakPending(), r.peakThreads(),
           never(r.secondsToGoodput()), never(r.secondsToRecover())));
@@ -109,10 +115,7 @@ final class ShootoutReport {
     b.append("| strategy | t0 ok | t1 ok | t2 ok | t3 ok | t4 ok | t5 ok |\n|---|---|---|---|---|---|---|\n");
     for (StrategyResult r : results) {
       b.append("| ").append(r.strategy()).append(" |");
-      for (Tier t : Tier.values()) {
-        final Double v = r.successCostShift().get(t);
-        b.append(v == null ? " - |" : String.format(Locale.ROOT, " %.1f %% |", 100 * v));
-      }
+      tierCells(b, r.successCostShift());
       b.append('\n');
     }
     b.append("\nCalls failed for good over the whole run, by the last attempt's outcome (all tiers; t0 and t1):\n\n");
