@@ -8,6 +8,7 @@ import io.spillway.admission.Reason;
 import io.spillway.admission.Tier;
 import io.spillway.demo.admin.AdminHttpServer;
 import io.spillway.demo.admission.EngineConfigSource;
+import io.spillway.demo.cluster.ShardMap;
 import io.spillway.demo.command.TierNames;
 import io.spillway.demo.load.ConnectionPlan;
 import io.spillway.demo.load.LoadGenerator;
@@ -16,6 +17,7 @@ import io.spillway.demo.load.LoadShape;
 import io.spillway.demo.load.TieredService;
 import io.spillway.demo.pipeline.PipelineMetrics;
 import io.spillway.demo.pipeline.StorageCost;
+import io.spillway.demo.raft.PartitionGroups;
 import io.spillway.demo.strategy.StrategyKind;
 import io.spillway.demo.strategy.StrategySettings;
 import java.io.ByteArrayOutputStream;
@@ -37,6 +39,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -50,8 +53,9 @@ import picocli.CommandLine.Spec;
  * embedded default; or {@code --config}) and a fixed, CPU-free storage cost per op ({@link StorageCost}: capacity =
  * storage threads / cost, ~286 ops/s for the cluster by default), and drives it into overload with the built-in
  * open-loop load generator. Six clients, one per tier, offer a fixed tier mix (t0 2 %, t1 10 %,
- * t2 18 %, t3 20 %, t4 25 %, t5 25 %) at ~3x that capacity, ramped up over a few seconds, their reads spread over
- * every node and each flow split over connections of at most {@link #MAX_RATE_PER_CONNECTION} reads or
+ * t2 18 %, t3 20 %, t4 25 %, t5 25 %) at ~3x that capacity, ramped up over a few seconds; each request goes to the
+ * node that leads its key's partition, as a partition-aware client sends it, and each flow is split over
+ * connections of at most {@link #MAX_RATE_PER_CONNECTION} reads or
  * {@link #MAX_WRITES_PER_CONNECTION} writes a second. The
  * generator prints a per-tier table every second (and, with {@code --engine-trace}, each node's engine state); at
  * the end the demo takes the goodput, the success rate of t0/t1 and the rejections by tier and reason, stops the
@@ -240,33 +244,52 @@ final class DemoMode implements Callable<Integer> {
   }
 
   static List<ConnectionPlan> plans(List<StorageNode> nodes, int rate) {
-    return connectionPlans(nodes.stream().map(DemoMode::address).toList(), rate);
+    final NodeConfig any = nodes.get(0).config();
+    final PartitionGroups groups = new PartitionGroups(any.peers(), any.partitions());
+    final List<InetSocketAddress> leaders = new ArrayList<>();
+    for (int p = 0; p < groups.partitions(); p++) {
+      final String id = groups.preferredLeader(p).id();
+      leaders.add(address(nodes.stream().filter(n -> n.config().nodeId().equals(id)).findFirst().orElseThrow()));
+    }
+    return connectionPlans(leaders, rate);
   }
 
   /**
-   * Per client: its reads spread evenly over every node, its writes (5 %) to one node; each flow split over as
-   * many connections as keep each at or below {@link #MAX_RATE_PER_CONNECTION} (reads) or
-   * {@link #MAX_WRITES_PER_CONNECTION} (writes).
+   * Per client, routed as a partition-aware client routes (Redis Cluster's slot map, a Raft KV's leader cache): each
+   * partition's share of its keys goes to {@code leaders.get(p)}, the partition's leader, its reads spread over the
+   * partitions by their shards, its writes (5 %) to one partition; each flow split over as many connections as keep
+   * each at or below {@link #MAX_RATE_PER_CONNECTION} (reads) or {@link #MAX_WRITES_PER_CONNECTION} (writes).
    */
-  static List<ConnectionPlan> connectionPlans(List<InetSocketAddress> nodes, double rate) {
+  static List<ConnectionPlan> connectionPlans(List<InetSocketAddress> leaders, double rate) {
+    final ShardMap shards = new ShardMap(leaders.size());
+    final int[] shardsOf = new int[leaders.size()];
+    for (int s = 0; s < ShardMap.SHARDS; s++) {
+      shardsOf[shards.partitionOfShard(s)]++;
+    }
     final List<ConnectionPlan> plans = new ArrayList<>();
     int i = 0;
     for (TieredService c : TieredService.MIX) {
       final double clientRate = rate * c.share();
-      for (InetSocketAddress n : nodes) {
-        split(plans, n, c, clientRate * (1 - WRITE_SHARE) / nodes.size(), 1.0);
+      for (int p = 0; p < leaders.size(); p++) {
+        split(plans, leaders.get(p), ownedBy(shards, p), c,
+            clientRate * (1 - WRITE_SHARE) * shardsOf[p] / ShardMap.SHARDS, 1.0);
       }
-      split(plans, nodes.get(i++ % nodes.size()), c, clientRate * WRITE_SHARE, 0.0);
+      final int p = i++ % leaders.size();
+      split(plans, leaders.get(p), ownedBy(shards, p), c, clientRate * WRITE_SHARE, 0.0);
     }
     return plans;
   }
 
-  private static void split(List<ConnectionPlan> plans, InetSocketAddress target, TieredService c, double rate,
-      double readRatio) {
+  private static Predicate<String> ownedBy(ShardMap shards, int partition) {
+    return k -> shards.partitionOf(k.getBytes(StandardCharsets.UTF_8)) == partition;
+  }
+
+  private static void split(List<ConnectionPlan> plans, InetSocketAddress target, Predicate<String> keys,
+      TieredService c, double rate, double readRatio) {
     final double max = readRatio == 0.0 ? MAX_WRITES_PER_CONNECTION : MAX_RATE_PER_CONNECTION;
     final int n = Math.max(1, (int) Math.ceil(rate / max));
     for (int k = 0; k < n; k++) {
-      plans.add(new ConnectionPlan(target, c.tier(), c.name(), rate / n, readRatio));
+      plans.add(new ConnectionPlan(target, c.tier(), c.name(), rate / n, readRatio, keys));
     }
   }
 

@@ -83,7 +83,7 @@ public final class LoadGenerator {
     try {
       for (ConnectionPlan plan : plans) {
         connections.add(new LoadConnection(plan, shape, stats.get(plan.tier()), ledger,
-            ledgerRun + ":" + plan.name() + "-" + connections.size(), keyFilter));
+            ledgerRun + ":" + plan.name() + "-" + connections.size(), keyFilter.and(plan.keys())));
       }
       final double rate = plans.stream().mapToDouble(ConnectionPlan::ratePerSecond).sum();
       out.printf(Locale.ROOT, "offering %.0f req/s over %d connections for %d s (ramp %d s), tiers %s%n", rate,
