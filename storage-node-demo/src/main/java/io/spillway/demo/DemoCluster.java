@@ -9,6 +9,7 @@ import io.spillway.demo.raft.PeerAddress;
 import io.spillway.demo.strategy.Strategies;
 import io.spillway.demo.strategy.StrategySettings;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -152,6 +153,25 @@ public final class DemoCluster implements AutoCloseable {
   /** Running nodes, in id order. */
   public synchronized List<StorageNode> nodes() {
     return List.copyOf(running.values());
+  }
+
+  /**
+   * Each partition's preferred leader's RESP endpoint on loopback, indexed by partition: where a client that routes
+   * by partition sends the partition's keys once {@link #awaitPreferredLeaders} has returned.
+   */
+  public synchronized List<InetSocketAddress> preferredLeaderEndpoints() {
+    final NodeConfig any = configs.values().iterator().next();
+    final PartitionGroups groups = new PartitionGroups(any.peers(), any.partitions());
+    final List<InetSocketAddress> endpoints = new ArrayList<>();
+    for (int p = 0; p < groups.partitions(); p++) {
+      final StorageNode leader = running.get(groups.preferredLeader(p).id());
+      if (leader == null) {
+        throw new IllegalStateException("partition " + p + "'s preferred leader " + groups.preferredLeader(p).id()
+            + " is not running");
+      }
+      endpoints.add(new InetSocketAddress("127.0.0.1", leader.respAddress().getPort()));
+    }
+    return endpoints;
   }
 
   /** A running node by id. */

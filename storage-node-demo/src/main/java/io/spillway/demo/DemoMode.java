@@ -17,7 +17,6 @@ import io.spillway.demo.load.LoadShape;
 import io.spillway.demo.load.TieredService;
 import io.spillway.demo.pipeline.PipelineMetrics;
 import io.spillway.demo.pipeline.StorageCost;
-import io.spillway.demo.raft.PartitionGroups;
 import io.spillway.demo.strategy.StrategyKind;
 import io.spillway.demo.strategy.StrategySettings;
 import java.io.ByteArrayOutputStream;
@@ -194,7 +193,7 @@ final class DemoMode implements Callable<Integer> {
       final NodeConfig first = configs.get(0);
       out.printf(Locale.ROOT, "storage: %d threads per node, fixed cost %s: capacity %s%n", first.storageThreads(),
           first.storageCost(), capacity(first));
-      final List<ConnectionPlan> plans = plans(cluster.nodes(), rate);
+      final List<ConnectionPlan> plans = connectionPlans(cluster.preferredLeaderEndpoints(), rate);
       final EngineTrace trace = engineTrace ? new EngineTrace(cluster.nodes()) : null;
       final ControlAudit audit = new ControlAudit(cluster.nodes());
       final LoadReport report = new LoadGenerator(plans, new LoadShape(duration, ramp, 10_000, 100, 512), out,
@@ -243,17 +242,6 @@ final class DemoMode implements Callable<Integer> {
         perNode, 100 * (1 - WRITE_SHARE));
   }
 
-  static List<ConnectionPlan> plans(List<StorageNode> nodes, int rate) {
-    final NodeConfig any = nodes.get(0).config();
-    final PartitionGroups groups = new PartitionGroups(any.peers(), any.partitions());
-    final List<InetSocketAddress> leaders = new ArrayList<>();
-    for (int p = 0; p < groups.partitions(); p++) {
-      final String id = groups.preferredLeader(p).id();
-      leaders.add(address(nodes.stream().filter(n -> n.config().nodeId().equals(id)).findFirst().orElseThrow()));
-    }
-    return connectionPlans(leaders, rate);
-  }
-
   /**
    * Per client, routed as a partition-aware client routes (Redis Cluster's slot map, a Raft KV's leader cache): each
    * partition's share of its keys goes to {@code leaders.get(p)}, the partition's leader, its reads spread over the
@@ -262,26 +250,17 @@ final class DemoMode implements Callable<Integer> {
    */
   static List<ConnectionPlan> connectionPlans(List<InetSocketAddress> leaders, double rate) {
     final ShardMap shards = new ShardMap(leaders.size());
-    final int[] shardsOf = new int[leaders.size()];
-    for (int s = 0; s < ShardMap.SHARDS; s++) {
-      shardsOf[shards.partitionOfShard(s)]++;
-    }
     final List<ConnectionPlan> plans = new ArrayList<>();
     int i = 0;
     for (TieredService c : TieredService.MIX) {
       final double clientRate = rate * c.share();
       for (int p = 0; p < leaders.size(); p++) {
-        split(plans, leaders.get(p), ownedBy(shards, p), c,
-            clientRate * (1 - WRITE_SHARE) * shardsOf[p] / ShardMap.SHARDS, 1.0);
+        split(plans, leaders.get(p), shards.keysOf(p), c, clientRate * (1 - WRITE_SHARE) * shards.keyShare(p), 1.0);
       }
       final int p = i++ % leaders.size();
-      split(plans, leaders.get(p), ownedBy(shards, p), c, clientRate * WRITE_SHARE, 0.0);
+      split(plans, leaders.get(p), shards.keysOf(p), c, clientRate * WRITE_SHARE, 0.0);
     }
     return plans;
-  }
-
-  private static Predicate<String> ownedBy(ShardMap shards, int partition) {
-    return k -> shards.partitionOf(k.getBytes(StandardCharsets.UTF_8)) == partition;
   }
 
   private static void split(List<ConnectionPlan> plans, InetSocketAddress target, Predicate<String> keys,
@@ -291,10 +270,6 @@ final class DemoMode implements Callable<Integer> {
     for (int k = 0; k < n; k++) {
       plans.add(new ConnectionPlan(target, c.tier(), c.name(), rate / n, readRatio, keys));
     }
-  }
-
-  private static InetSocketAddress address(StorageNode n) {
-    return new InetSocketAddress("127.0.0.1", n.respAddress().getPort());
   }
 
   private static void summary(LoadReport report, ControlAudit audit, List<StorageNode> nodes, PrintStream out) {

@@ -1,5 +1,8 @@
 package io.spillway.demo.cluster;
 
+import java.nio.charset.StandardCharsets;
+import java.util.function.Predicate;
+
 /**
  * Key → virtual shard → partition. A key's shard never changes ({@code murmur3(key) & 63}); shards are spread over
  * the partitions round-robin ({@code shard % partitions}), so the partition count can be anything from 1 to 64.
@@ -38,6 +41,28 @@ public final class ShardMap {
   /** The partition that owns a shard. */
   public int partitionOfShard(int shard) {
     return partitionOfShard[shard];
+  }
+
+  /** The keys a partition owns, as a client that routes by partition picks them (UTF-8 bytes of the key). */
+  public Predicate<String> keysOf(int partition) {
+    checkPartition(partition);
+    return k -> partitionOf(k.getBytes(StandardCharsets.UTF_8)) == partition;
+  }
+
+  /** The fraction of uniformly drawn keys a partition owns: its shards over {@value #SHARDS}. */
+  public double keyShare(int partition) {
+    checkPartition(partition);
+    int owned = 0;
+    for (int s = 0; s < SHARDS; s++) {
+      owned += partitionOfShard[s] == partition ? 1 : 0;
+    }
+    return (double) owned / SHARDS;
+  }
+
+  private void checkPartition(int partition) {
+    if (partition < 0 || partition >= partitions) {
+      throw new IllegalArgumentException("partition must be in [0, " + partitions + "), was " + partition);
+    }
   }
 
   /** Number of partitions. */

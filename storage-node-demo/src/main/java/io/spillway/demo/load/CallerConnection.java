@@ -180,7 +180,10 @@ final class CallerConnection implements AutoCloseable {
     awaitingReply.add(a);
     byDeadline.add(a);
     final ThreadLocalRandom r = ThreadLocalRandom.current();
-    final String key = "key:" + r.nextInt(keys);
+    String key = "key:" + r.nextInt(keys);
+    while (!plan.keys().test(key)) {
+      key = "key:" + r.nextInt(keys);
+    }
     switch (call.op) {
       case GET -> RespWire.command(out, "GET", key);
       case SET -> RespWire.command(out, "SET", key, value);

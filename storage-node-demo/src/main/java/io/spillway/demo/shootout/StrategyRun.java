@@ -14,7 +14,6 @@ import io.spillway.demo.load.CallerRun;
 import io.spillway.demo.strategy.StrategySettings;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -57,11 +56,7 @@ final class StrategyRun {
       } catch (TimeoutException e) {
         progress.println("  warning: " + e.getMessage());
       }
-      final List<InetSocketAddress> targets = new ArrayList<>();
-      for (StorageNode n : cluster.nodes()) {
-        targets.add(new InetSocketAddress("127.0.0.1", n.respAddress().getPort()));
-      }
-      final List<CallerPlan> plans = Callers.plans(targets, Scenario.OVERLOAD * scenario.capacity());
+      final List<CallerPlan> plans = Callers.plans(cluster.preferredLeaderEndpoints(), Scenario.OVERLOAD * scenario.capacity());
       final CallSchedule warmUp = scenario.warmUp();
       progress.printf(Locale.ROOT, "  %-18s warm-up %.0f s at %.1fxC (not measured)%n", name,
           warmUp.duration().toMillis() / 1e3, Scenario.WARM_UP);
