@@ -4,6 +4,8 @@ import io.spillway.admission.EngineStats;
 import io.spillway.admission.OpType;
 import io.spillway.admission.Reason;
 import io.spillway.admission.Tier;
+import io.spillway.demo.command.TierNames;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -25,6 +27,8 @@ import java.util.Locale;
  */
 final class ControlAudit {
   private static final Tier[] TIERS = Tier.values();
+  /** The broken seconds the summary names, the first ones. */
+  static final int MAX_DISORDERS_LISTED = 5;
 
   private final List<StorageNode> nodes;
   private final long[][] shed;
@@ -32,6 +36,7 @@ final class ControlAudit {
   private final int[] idleRun;
   private final int[] longestIdleRun;
   private final int[] disorderedSeconds;
+  private final List<String> disorders = new ArrayList<>();
   private int seconds;
 
   ControlAudit(List<StorageNode> nodes) {
@@ -53,8 +58,12 @@ final class ControlAudit {
     final long[] servedNow = new long[TIERS.length];
     for (int i = 0; i < nodes.size(); i++) {
       read(i, shedNow, servedNow);
-      if (disordered(shed[i], shedNow, served[i], servedNow)) {
+      final String disorder = disorder(shed[i], shedNow, served[i], servedNow);
+      if (disorder != null) {
         disorderedSeconds[i]++;
+        if (disorders.size() < MAX_DISORDERS_LISTED) {
+          disorders.add(nodes.get(i).config().nodeId() + " s" + seconds + ": " + disorder);
+        }
       }
       System.arraycopy(shedNow, 0, shed[i], 0, TIERS.length);
       System.arraycopy(servedNow, 0, served[i], 0, TIERS.length);
@@ -71,6 +80,14 @@ final class ControlAudit {
    * shed while a less important one was served.
    */
   static boolean disordered(long[] shedBefore, long[] shedAfter, long[] servedBefore, long[] servedAfter) {
+    return disorder(shedBefore, shedAfter, servedBefore, servedAfter) != null;
+  }
+
+  /**
+   * How one second broke the tier order, e.g. {@code shed t3 x4 while admitting t5 x1} (the most important tier
+   * shed and the least important admitted, with their counts in the second); null if it kept the order.
+   */
+  static String disorder(long[] shedBefore, long[] shedAfter, long[] servedBefore, long[] servedAfter) {
     int mostImportantShed = Integer.MAX_VALUE;
     int leastImportantServed = -1;
     for (int t = 0; t < shedAfter.length; t++) {
@@ -81,7 +98,12 @@ final class ControlAudit {
         leastImportantServed = t;
       }
     }
-    return leastImportantServed > mostImportantShed;
+    if (leastImportantServed <= mostImportantShed) {
+      return null;
+    }
+    return String.format(Locale.ROOT, "shed %s x%d while admitting %s x%d", TierNames.wireName(TIERS[mostImportantShed]),
+        shedAfter[mostImportantShed] - shedBefore[mostImportantShed], TierNames.wireName(TIERS[leastImportantServed]),
+        servedAfter[leastImportantServed] - servedBefore[leastImportantServed]);
   }
 
   /** Node-seconds that broke the tier order. */
@@ -102,11 +124,12 @@ final class ControlAudit {
     return max;
   }
 
-  /** One line for the summary. */
+  /** One line for the summary, naming the first seconds that broke the tier order. */
   String describe() {
-    return String.format(Locale.ROOT, "%d of %d node-seconds shed a tier while admitting a less important one; "
+    return String.format(Locale.ROOT, "%d of %d node-seconds shed a tier while admitting a less important one%s; "
         + "idle shedding (ratio >= 0.5 below half the limit) %d s at most", disorderedSeconds(),
-        seconds * nodes.size(), longestIdleShedding());
+        seconds * nodes.size(), disorders.isEmpty() ? "" : " (" + String.join(", ", disorders) + ")",
+        longestIdleShedding());
   }
 
   private void read(int node, long[] shedByTier, long[] servedByTier) {

@@ -22,4 +22,12 @@ class ControlAuditTest {
     assertThat(ControlAudit.disordered(new long[] {0, 0, 7, 0, 0, 0}, new long[] {0, 0, 7, 0, 0, 9},
         new long[] {0, 0, 0, 0, 0, 4}, new long[] {1, 1, 1, 1, 1, 4})).isFalse();
   }
+
+  @Test
+  void aBrokenSecondIsDescribedByTheMostImportantTierShedAndTheLeastImportantAdmitted() {
+    assertThat(ControlAudit.disorder(NONE, new long[] {0, 0, 2, 4, 9, 9}, NONE, new long[] {5, 5, 5, 0, 3, 1}))
+        .isEqualTo("shed t2 x2 while admitting t5 x1");
+    assertThat(ControlAudit.disorder(NONE, new long[] {0, 0, 0, 0, 3, 9}, NONE, new long[] {5, 5, 5, 5, 2, 0}))
+        .isNull();
+  }
 }
