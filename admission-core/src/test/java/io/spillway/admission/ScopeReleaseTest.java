@@ -53,7 +53,7 @@ class ScopeReleaseTest {
     }
     distribution.roll();
     now.addAndGet(TICK);
-    a.update(error, distribution, PER_TIER, 1.0, aSaturated, ALL_TIERS, 0L);
-    b.update(error, distribution, PER_TIER, 1.0, bSaturated, ALL_TIERS, 0L);
+    a.update(error, distribution, PER_TIER, 1.0, aSaturated, ALL_TIERS);
+    b.update(error, distribution, PER_TIER, 1.0, bSaturated, ALL_TIERS);
   }
 }

@@ -19,9 +19,11 @@ import java.util.Arrays;
  * The shape is the minimum dwell time of switched systems (Hespanha and Morse, "Stability of switched systems with
  * average dwell-time", CDC 1999), applied per tier boundary.
  *
- * <p>Only tiers that had requests count: a tier with no arrivals below the cut was not admitted. Requests that were
- * admitted into a queue are served later, so a tier with requests waiting counts as admitted ({@link #observe}'s
- * {@code waitingTiers}): a cut does not move past a tier whose queue will still dispatch.
+ * <p>Only tiers that had requests count: a tier with no arrivals below the cut was not admitted. A request admitted
+ * into a queue counts when it arrived; if the cut reaches its tier while it waits, it is shed at dispatch
+ * ({@code AdmissionPath#shedsWaiting}), not served. (Counting every tier with requests waiting as admitted, the
+ * rule before, let old requests of a low tier hold the cut shallow for as long as they waited: a node's cut stayed
+ * at t5 with its ratio at 0.83 while t4 reads queued a second before trickled out, beside t3 shed.)
  *
  * <p>Levels are {@code tier × levelsPerTier + cohort}; a cut {@code c} rejects levels {@code >= c}. Control thread
  * only; allocation-free.
@@ -53,21 +55,18 @@ public final class TierOrderGuard {
 
   /**
    * Records that {@code cut} has been in force up to {@code nowNanos}: which tiers it shed, and which it admitted.
-   * A tier counts as admitted when it had arrivals below the cut, or has requests waiting in a queue (they will be
-   * dispatched); a tier nobody asked for holds nothing back.
+   * A tier counts as admitted when it had arrivals below the cut; a tier nobody asked for holds nothing back.
    *
    * @param cut the cut in force until now (levels: nothing shed)
    * @param levelsPerTier the levels of one tier, >= 1
    * @param arrivedTiers bit t set when tier t had arrivals while the cut was in force
-   * @param waitingTiers bit t set when tier t has requests waiting to be dispatched
    */
-  public void observe(int cut, int levelsPerTier, long arrivedTiers, long waitingTiers, long nowNanos) {
+  public void observe(int cut, int levelsPerTier, long arrivedTiers, long nowNanos) {
     for (int t = 0; t < lastShed.length; t++) {
       if ((long) (t + 1) * levelsPerTier > cut) {
         lastShed[t] = nowNanos;
       }
-      boolean admittedBelowCut = (long) t * levelsPerTier < cut && (arrivedTiers & (1L << t)) != 0;
-      if (admittedBelowCut || (waitingTiers & (1L << t)) != 0) {
+      if ((long) t * levelsPerTier < cut && (arrivedTiers & (1L << t)) != 0) {
         lastAdmitted[t] = nowNanos;
       }
     }

@@ -439,7 +439,6 @@ public final class ControlLoop {
     lastCriticalRefused = criticalRefused;
     distribution.roll();
     long arrivedTiers = distribution.arrivedGroups(s.cohortsPerTier);
-    long waitingTiers = waiting == 0 ? 0L : dispatcher.waitingTiers();
     double maxRatio = 0;
     for (ScopeRejector r : set.rejectors()) {
       double m = r.readSignals(saturatedNow, dt);
@@ -453,7 +452,7 @@ public final class ControlLoop {
       // is evidence the node's throughput cannot weigh.
       boolean bounded = r == set.all() && !(r.externalError() > 0);
       r.update(holding ? 0.0 : m, distribution, s.firstSheddableLevel, bounded ? ceiling : 1.0, saturatedNow,
-          arrivedTiers, waitingTiers);
+          arrivedTiers);
       maxRatio = Math.max(maxRatio, r.ratio());
     }
     s.cohortCache.advance(now);

@@ -181,7 +181,7 @@ public final class ScopeRejector {
    * distribution, on a saturated node with nothing waiting. Control thread only.
    */
   public void update(double normalisedError, PriorityDistribution distribution, int firstSheddableLevel) {
-    update(normalisedError, distribution, firstSheddableLevel, 1.0, true, -1L, 0L);
+    update(normalisedError, distribution, firstSheddableLevel, 1.0, true, -1L);
   }
 
   /**
@@ -196,10 +196,9 @@ public final class ScopeRejector {
    * {@link #BACKLOG_GAIN} of its gains.
    *
    * @param arrivedTiers bit t set when tier t had arrivals since the last tick
-   * @param waitingTiers bit t set when tier t has requests waiting in the node's queues
    */
   public void update(double normalisedError, PriorityDistribution distribution, int firstSheddableLevel, double ceiling,
-      boolean saturated, long arrivedTiers, long waitingTiers) {
+      boolean saturated, long arrivedTiers) {
     double m = Double.isNaN(normalisedError) ? MIN_ERROR
         : Math.max(MIN_ERROR, Math.min(MAX_ERROR, normalisedError));
     if (!Double.isNaN(externalError) && !(normalisedError > Math.max(0.0, externalError))) {
@@ -213,7 +212,7 @@ public final class ScopeRejector {
     ratio = r;
     int levelsPerTier = distribution.levels() / Tier.count();
     long now = ticker.read();
-    guard.observe(cut, levelsPerTier, arrivedTiers, waitingTiers, now);
+    guard.observe(cut, levelsPerTier, arrivedTiers, now);
     int wanted = distribution.cut(r, firstSheddableLevel, cut, levelsPerTier, TIER_MARGIN);
     if (saturated) {
       unsaturatedSince = Long.MIN_VALUE;

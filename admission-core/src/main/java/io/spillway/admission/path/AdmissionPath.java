@@ -142,6 +142,23 @@ public final class AdmissionPath {
     return token;
   }
 
+  /**
+   * Whether the cut in force sheds a request that waited in a queue, as it would shed it arriving now (the dispatcher
+   * asks before granting it a permit). A request queued while its tier was admitted and dispatched after the cut
+   * reached that tier would be served in the same second as a more important tier is shed, and while such requests
+   * wait, the cut may not cross their tier: a node held a cut at t5 with the ratio at 0.83 while old t4 reads
+   * trickled out of their queue (the demo's row (e)). Allocation-free, lock-free; any thread.
+   */
+  public boolean shedsWaiting(OpType op, int tier, ClientHandle client, int partition, long nowNanos) {
+    Policy p = policy;
+    Settings s = p.settings;
+    if (s.dryRun) {
+      return false;
+    }
+    int level = tier * s.cohortsPerTier + s.cohortCache.cohort(client, nowNanos);
+    return level >= s.firstSheddableLevel && p.sheds(level, op, partition, client, nowNanos);
+  }
+
   /** Rejects a request that was charged and reached the rejector: returns the charge and counts its level. */
   private long refuse(Policy p, Reason reason, int tier, int cohort, OpType op, ClientHandle client, long units,
       long nowNanos) {
@@ -193,7 +210,8 @@ public final class AdmissionPath {
       }
     }
     telemetry.counters.count(t, Kind.QUEUED);
-    dispatcher.enqueue(new QueuedRequest(op, t, client, units, deadlineNanos, now, executor, callback, this));
+    dispatcher.enqueue(new QueuedRequest(op, t, client, partition, units, deadlineNanos, now, executor, callback,
+        this));
   }
 
   /**

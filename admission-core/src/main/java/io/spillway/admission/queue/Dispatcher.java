@@ -292,19 +292,6 @@ public final class Dispatcher implements DeficitRoundRobin.Lanes<QueuedRequest> 
     return n;
   }
 
-  /** The tiers with requests waiting in some op type's queue: bit t for tier t (any thread; a snapshot). */
-  public long waitingTiers() {
-    long tiers = 0L;
-    for (MpscCodelQueue<QueuedRequest>[] byTier : queues) {
-      for (int t = 0; t < byTier.length; t++) {
-        if (byTier[t].size() > 0) {
-          tiers |= 1L << t;
-        }
-      }
-    }
-    return tiers;
-  }
-
   public QueueStats stats(OpType op, Tier tier) {
     return queues[op.ordinal()][tier.ordinal()].stats();
   }

@@ -9,7 +9,7 @@ import io.spillway.admission.path.Scorecard;
 /**
  * The request path's side of the {@link Dispatcher}: grants a freed permit to a request leaving its queue and hands
  * it to the caller's executor, or answers a dropped request (queue full, CoDel, timeout, deadline, a caller that
- * has given up) with its reason and a retry-after hint. Called by the drain owner; {@code dropped(QUEUE_FULL)} by
+ * has given up, a tier the cut reached while it waited) with its reason and a retry-after hint. Called by the drain owner; {@code dropped(QUEUE_FULL)} by
  * the submitting thread.
  */
 public final class QueueSink implements Dispatcher.Sink {
@@ -39,6 +39,12 @@ public final class QueueSink implements Dispatcher.Sink {
       return;
     }
     long now = path.ticker.read();
+    if (path.shedsWaiting(request.op, request.tier, request.client, request.partition, now)) {
+      // The cut reached its tier while it waited: shed now rather than served beside a more important tier shed.
+      returnPermit();
+      dropped(request, Reason.SHED_TIER, false);
+      return;
+    }
     path.telemetry.waited(now - request.enqueuedAtNanos);
     long token = path.grant(request.op, request.client, request.costUnits);
     path.telemetry.counters.count(request.tier, Kind.DISPATCHED);

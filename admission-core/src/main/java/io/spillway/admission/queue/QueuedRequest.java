@@ -19,6 +19,8 @@ public final class QueuedRequest implements Runnable {
   final OpType op;
   final int tier;
   final ClientHandle client;
+  /** The request's partition ({@code -1}: none), for the scopes that cover it. */
+  final int partition;
   final long costUnits;
   final long deadlineNanos;
   final long enqueuedAtNanos;
@@ -29,11 +31,12 @@ public final class QueuedRequest implements Runnable {
   private Reason reason;
   private long retryAfterNanos;
 
-  public QueuedRequest(OpType op, int tier, ClientHandle client, long costUnits, long deadlineNanos, long enqueuedAtNanos,
-      Executor executor, AdmissionCallback callback, AdmissionPath path) {
+  public QueuedRequest(OpType op, int tier, ClientHandle client, int partition, long costUnits, long deadlineNanos,
+      long enqueuedAtNanos, Executor executor, AdmissionCallback callback, AdmissionPath path) {
     this.op = op;
     this.tier = tier;
     this.client = client;
+    this.partition = partition;
     this.costUnits = costUnits;
     this.deadlineNanos = deadlineNanos;
     this.enqueuedAtNanos = enqueuedAtNanos;

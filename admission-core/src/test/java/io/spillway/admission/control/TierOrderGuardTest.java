@@ -18,7 +18,7 @@ class TierOrderGuardTest {
   @Test
   void aFreshGuardLetsTheCutShedTheLeastImportantTierAtOnce() {
     TierOrderGuard guard = new TierOrderGuard(TIERS, SECOND);
-    guard.observe(LEVELS, LPT, ALL, 0L, 0L);
+    guard.observe(LEVELS, LPT, ALL, 0L);
     // Nothing was shed yet and every tier was admitted: only T5 may be shed, up to all of it.
     assertThat(guard.bound(5 * LPT + 2, LPT, 0L)).isEqualTo(5 * LPT + 2);
     assertThat(guard.bound(2 * LPT + 1, LPT, 0L)).isEqualTo(5 * LPT);
@@ -28,25 +28,25 @@ class TierOrderGuardTest {
   void theCutStopsAtATierBoundaryForTheDwellBeforeCrossingIt() {
     TierOrderGuard guard = new TierOrderGuard(TIERS, SECOND);
     int cut = 4 * LPT + 2; // T4 partly shed
-    guard.observe(cut, LPT, ALL, 0L, 0L);
+    guard.observe(cut, LPT, ALL, 0L);
     cut = guard.bound(3 * LPT + 1, LPT, 0L);
     assertThat(cut).as("T4 was admitted just now: all of T4 shed, none of T3").isEqualTo(4 * LPT);
     long now = 0;
     while (now + TICK < SECOND) {
       now += TICK;
-      guard.observe(cut, LPT, ALL, 0L, now);
+      guard.observe(cut, LPT, ALL, now);
       cut = guard.bound(3 * LPT + 1, LPT, now);
       assertThat(cut).as("at %d ms", now / 1_000_000).isEqualTo(4 * LPT);
     }
     now += TICK;
-    guard.observe(cut, LPT, ALL, 0L, now);
+    guard.observe(cut, LPT, ALL, now);
     assertThat(guard.bound(3 * LPT + 1, LPT, now)).as("T4 not admitted for the dwell").isEqualTo(3 * LPT + 1);
   }
 
   @Test
   void aTierBelowOneShedWithinTheDwellMayAdmitNothingNotEvenAShareOfItsFirstLevel() {
     TierOrderGuard guard = new TierOrderGuard(TIERS, SECOND);
-    guard.observe(2 * LPT + 1, LPT, ALL, 0L, 0L); // T2 partly shed
+    guard.observe(2 * LPT + 1, LPT, ALL, 0L); // T2 partly shed
     assertThat(guard.bound(3 * LPT + 2, LPT, TICK)).as("the cut falls back to the T3 boundary").isEqualTo(3 * LPT);
     assertThat(guard.mayAdmit(3, TICK)).as("T3: T2 was shed a tick ago").isFalse();
     assertThat(guard.mayAdmit(2, TICK)).as("T2 itself: only T0 and T1 count").isTrue();
@@ -56,33 +56,22 @@ class TierOrderGuardTest {
   @Test
   void releasingATierWaitsForTheDwellToo() {
     TierOrderGuard guard = new TierOrderGuard(TIERS, SECOND);
-    guard.observe(3 * LPT + 1, LPT, ALL, 0L, 0L); // T3 partly shed
+    guard.observe(3 * LPT + 1, LPT, ALL, 0L); // T3 partly shed
     assertThat(guard.bound(LEVELS, LPT, 0L)).as("T4 stays shed while T3 was shed within the dwell")
         .isEqualTo(4 * LPT);
-    guard.observe(4 * LPT, LPT, ALL, 0L, SECOND + TICK);
+    guard.observe(4 * LPT, LPT, ALL, SECOND + TICK);
     assertThat(guard.bound(LEVELS, LPT, SECOND + TICK)).isEqualTo(5 * LPT);
   }
 
   @Test
   void afterACutWasReleasedAtOnceNothingIsShedAgainToRestoreTheOrder() {
     TierOrderGuard guard = new TierOrderGuard(TIERS, SECOND);
-    guard.observe(4 * LPT, LPT, ALL, 0L, 0L); // T4 and T5 shed
-    guard.observe(LEVELS, LPT, ALL, 0L, TICK); // released at once by the caller: T5 admitted while T4 was shed
+    guard.observe(4 * LPT, LPT, ALL, 0L); // T4 and T5 shed
+    guard.observe(LEVELS, LPT, ALL, TICK); // released at once by the caller: T5 admitted while T4 was shed
     assertThat(guard.bound(LEVELS, LPT, 2 * TICK)).as("the window is out of order already: no re-shedding")
         .isEqualTo(LEVELS);
     assertThat(guard.bound(3 * LPT, LPT, 2 * TICK)).as("but no tier admitted within the dwell is shed")
         .isEqualTo(5 * LPT);
-  }
-
-  @Test
-  void aTierWithRequestsWaitingCountsAsAdmitted() {
-    TierOrderGuard guard = new TierOrderGuard(TIERS, SECOND);
-    guard.observe(4 * LPT, LPT, ALL, 0L, 0L);
-    guard.observe(4 * LPT, LPT, ALL, 1L << 5, 2 * SECOND);
-    assertThat(guard.bound(3 * LPT, LPT, 2 * SECOND)).as("T5 still dispatches from its queue")
-        .isEqualTo(5 * LPT);
-    guard.observe(4 * LPT, LPT, ALL, 0L, 4 * SECOND);
-    assertThat(guard.bound(3 * LPT, LPT, 4 * SECOND)).isEqualTo(3 * LPT);
   }
 
   @Test
@@ -94,7 +83,7 @@ class TierOrderGuardTest {
     int cut = LEVELS;
     for (int i = 0; i < ticks; i++) {
       long now = i * TICK;
-      guard.observe(cut, LPT, ALL, 0L, now);
+      guard.observe(cut, LPT, ALL, now);
       cut = guard.bound(LPT + random.nextInt(LEVELS - LPT + 1), LPT, now);
       cuts[i] = cut; // in force over (now, now + TICK]
     }
@@ -119,7 +108,7 @@ class TierOrderGuardTest {
   void aTierWithoutArrivalsHoldsNothingBack() {
     TierOrderGuard guard = new TierOrderGuard(TIERS, SECOND);
     long onlyT0AndT1 = 0b11;
-    guard.observe(LEVELS, LPT, onlyT0AndT1, 0L, 0L);
+    guard.observe(LEVELS, LPT, onlyT0AndT1, 0L);
     assertThat(guard.bound(2 * LPT, LPT, 0L)).as("T2..T5 had no requests: shedding them breaks no order")
         .isEqualTo(2 * LPT);
     assertThat(guard.bound(1, LPT, 0L)).as("T1 had requests: T0 stays admitted").isEqualTo(LPT);
