@@ -101,8 +101,9 @@ final class ControlAudit {
     if (leastImportantServed <= mostImportantShed) {
       return null;
     }
-    return String.format(Locale.ROOT, "shed %s x%d while admitting %s x%d", TierNames.wireName(TIERS[mostImportantShed]),
-        shedAfter[mostImportantShed] - shedBefore[mostImportantShed], TierNames.wireName(TIERS[leastImportantServed]),
+    return String.format(Locale.ROOT, "shed %s x%d while admitting %s x%d",
+        TierNames.wireName(TIERS[mostImportantShed]), shedAfter[mostImportantShed] - shedBefore[mostImportantShed],
+        TierNames.wireName(TIERS[leastImportantServed]),
         servedAfter[leastImportantServed] - servedBefore[leastImportantServed]);
   }
 

@@ -9,8 +9,8 @@ import io.spillway.admission.path.Scorecard;
 /**
  * The request path's side of the {@link Dispatcher}: grants a freed permit to a request leaving its queue and hands
  * it to the caller's executor, or answers a dropped request (queue full, CoDel, timeout, deadline, a caller that
- * has given up, a tier the cut reached while it waited) with its reason and a retry-after hint. Called by the drain owner; {@code dropped(QUEUE_FULL)} by
- * the submitting thread.
+ * has given up, a tier the cut reached while it waited) with its reason and a retry-after hint. Called by the drain
+ * owner; {@code dropped(QUEUE_FULL)} by the submitting thread.
  */
 public final class QueueSink implements Dispatcher.Sink {
 

@@ -56,7 +56,8 @@ final class StrategyRun {
       } catch (TimeoutException e) {
         progress.println("  warning: " + e.getMessage());
       }
-      final List<CallerPlan> plans = Callers.plans(cluster.preferredLeaderEndpoints(), Scenario.OVERLOAD * scenario.capacity());
+      final List<CallerPlan> plans =
+          Callers.plans(cluster.preferredLeaderEndpoints(), Scenario.OVERLOAD * scenario.capacity());
       final CallSchedule warmUp = scenario.warmUp();
       progress.printf(Locale.ROOT, "  %-18s warm-up %.0f s at %.1fxC (not measured)%n", name,
           warmUp.duration().toMillis() / 1e3, Scenario.WARM_UP);
