@@ -155,13 +155,18 @@ public final class DemoCluster implements AutoCloseable {
     return List.copyOf(running.values());
   }
 
+  /** The partitions' Raft groups, as every node of the cluster computes them. */
+  private PartitionGroups groups() {
+    final NodeConfig any = configs.values().iterator().next();
+    return new PartitionGroups(any.peers(), any.partitions());
+  }
+
   /**
    * Each partition's preferred leader's RESP endpoint on loopback, indexed by partition: where a client that routes
    * by partition sends the partition's keys once {@link #awaitPreferredLeaders} has returned.
    */
   public synchronized List<InetSocketAddress> preferredLeaderEndpoints() {
-    final NodeConfig any = configs.values().iterator().next();
-    final PartitionGroups groups = new PartitionGroups(any.peers(), any.partitions());
+    final PartitionGroups groups = groups();
     final List<InetSocketAddress> endpoints = new ArrayList<>();
     for (int p = 0; p < groups.partitions(); p++) {
       final StorageNode leader = running.get(groups.preferredLeader(p).id());
@@ -214,8 +219,7 @@ public final class DemoCluster implements AutoCloseable {
    * @throws TimeoutException naming the partitions led elsewhere, if that has not happened within {@code timeout}
    */
   public void awaitPreferredLeaders(Duration timeout) throws TimeoutException {
-    final NodeConfig any = configs.values().iterator().next();
-    final PartitionGroups groups = new PartitionGroups(any.peers(), any.partitions());
+    final PartitionGroups groups = groups();
     final long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
       final Map<Integer, String> misplaced = new LinkedHashMap<>();

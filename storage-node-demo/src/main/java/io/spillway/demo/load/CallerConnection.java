@@ -179,11 +179,7 @@ final class CallerConnection implements AutoCloseable {
     stats.attempts.increment();
     awaitingReply.add(a);
     byDeadline.add(a);
-    final ThreadLocalRandom r = ThreadLocalRandom.current();
-    String key = "key:" + r.nextInt(keys);
-    while (!plan.keys().test(key)) {
-      key = "key:" + r.nextInt(keys);
-    }
+    final String key = Keys.uniform(keys, plan.keys());
     switch (call.op) {
       case GET -> RespWire.command(out, "GET", key);
       case SET -> RespWire.command(out, "SET", key, value);

@@ -102,13 +102,9 @@ final class LoadConnection implements AutoCloseable {
           stats.skipped.increment();
           continue;
         }
-        final ThreadLocalRandom r = ThreadLocalRandom.current();
-        String key = "key:" + r.nextInt(shape.keys());
-        while (!keyFilter.test(key)) {
-          key = "key:" + r.nextInt(shape.keys());
-        }
+        final String key = Keys.uniform(shape.keys(), keyFilter);
         stats.sent.increment();
-        if (r.nextDouble() < plan.readRatio()) {
+        if (ThreadLocalRandom.current().nextDouble() < plan.readRatio()) {
           sentAt.add(new Pending(System.nanoTime(), null, null));
           RespWire.command(out, "GET", key);
         } else if (ledger != null) {
