@@ -5,6 +5,7 @@ import io.spillway.admission.Tier;
 import io.spillway.demo.load.ConnectionPlan;
 import io.spillway.demo.load.LoadGenerator;
 import io.spillway.demo.load.LoadSettings;
+import io.spillway.demo.load.PartitionLeaders;
 import io.spillway.demo.load.RetryPolicy;
 import io.spillway.demo.load.RetryingLoad;
 import io.spillway.demo.load.WriteLedger;
@@ -93,6 +94,11 @@ final class LoadCommand implements Callable<Integer> {
       description = "The cluster's partitions, for --partition (default: ${DEFAULT-VALUE}).")
   int partitions;
 
+  @Option(names = "--cluster", description = "Send each key to the target that leads its partition, as a "
+      + "cluster-aware client does: the targets are asked which partitions they lead (SPILLWAY.LEADS) at the start "
+      + "and every 500 ms. Without it every key goes to the connection's target, which proxies what it does not lead.")
+  boolean cluster;
+
   @Option(names = "--retry", paramLabel = "MODE", converter = CliConverters.RetryModeConverter.class,
       description = "Retrying callers instead of one attempt per request: naive (at once, ignoring "
           + "retry_after_ms: a retry storm), backoff (full jitter, honours retry_after_ms), helper (the client "
@@ -123,17 +129,41 @@ final class LoadCommand implements Callable<Integer> {
         maxOutstanding);
   }
 
-  /** One plan per connection, named {@code --client-name} if given. */
-  List<ConnectionPlan> plans(LoadSettings settings) {
-    final List<ConnectionPlan> plans = settings.plans();
-    return clientName == null ? plans : plans.stream().map(p -> new ConnectionPlan(p.target(), p.tier(), clientName,
-        p.ratePerSecond(), p.readRatio())).toList();
+  /**
+   * One plan per connection, named {@code --client-name} if given; with {@code leaders}, each sends only the keys its
+   * target leads.
+   */
+  List<ConnectionPlan> plans(LoadSettings settings, PartitionLeaders leaders) {
+    return settings.plans().stream().map(p -> new ConnectionPlan(p.target(), p.tier(),
+        clientName == null ? p.name() : clientName, p.ratePerSecond(), p.readRatio(),
+        leaders == null ? p.keys() : leaders.keysFor(settings.targets().indexOf(p.target())))).toList();
+  }
+
+  /** With {@code --cluster}, the partition leaders of the targets, learned once and then refreshed; else null. */
+  private PartitionLeaders leaders(LoadSettings settings) throws IOException {
+    if (!cluster) {
+      return null;
+    }
+    final PartitionLeaders leaders = new PartitionLeaders(settings.targets(),
+        partition == null ? p -> true : p -> p == partition).start();
+    final int reported = leaders.routes().partitions();
+    if (partition != null && reported != partitions) {
+      leaders.close();
+      throw new ParameterException(spec.commandLine(), "--partitions " + partitions + " does not match the "
+          + reported + " partitions the targets report");
+    }
+    return leaders;
   }
 
   @Override
   public Integer call() throws Exception {
     final LoadSettings settings = settings();
-    final List<ConnectionPlan> plans = plans(settings);
+    try (PartitionLeaders leaders = leaders(settings)) {
+      return run(settings, plans(settings, leaders));
+    }
+  }
+
+  private int run(LoadSettings settings, List<ConnectionPlan> plans) throws Exception {
     if (retry != null) {
       try (PrintStream csvOut = csv()) {
         new RetryingLoad(plans, settings.shape(), RetryPolicy.DEFAULT.withMode(retry), System.out, csvOut).run();

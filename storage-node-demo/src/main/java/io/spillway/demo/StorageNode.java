@@ -15,6 +15,7 @@ import io.spillway.demo.pipeline.StorageExecutor;
 import io.spillway.demo.raft.KvClient;
 import io.spillway.demo.raft.PartitionGroups;
 import io.spillway.demo.raft.RaftNode;
+import io.spillway.demo.server.NodeView;
 import io.spillway.demo.server.RespServer;
 import io.spillway.demo.store.RocksDbNativeLibrary;
 import io.spillway.demo.strategy.AdmissionStrategy;
@@ -24,6 +25,7 @@ import io.spillway.demo.strategy.StrategySettings;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.IntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -93,7 +95,22 @@ public final class StorageNode implements AutoCloseable {
         shards, admission, config.requestTimeout(), metrics, config.storageCost(),
         this.strategy = Strategies.create(strategy, config.nodeId(), admission));
     this.resp = new RespServer(config.resp(), pipeline,
-        new DataCommandParser(config.rangeDefaultLimit(), config.rangeMaxLimit()), this::info, VERSION);
+        new DataCommandParser(config.rangeDefaultLimit(), config.rangeMaxLimit()), new NodeView() {
+          @Override
+          public String info() {
+            return StorageNode.this.info();
+          }
+
+          @Override
+          public int partitions() {
+            return config.partitions();
+          }
+
+          @Override
+          public List<Integer> ledPartitions() {
+            return raft.readyLeaderships();
+          }
+        }, VERSION);
   }
 
   /**

@@ -247,7 +247,7 @@ class StorageNodeMainTest {
     assertThat(load.partition).isNull();
     assertThat(load.partitions).isEqualTo(3);
     assertThat(load.retry).isNull();
-    assertThat(load.plans(s)).extracting(ConnectionPlan::name).startsWith("load-t1-0", "load-t3-1", "load-t5-2");
+    assertThat(load.plans(s, null)).extracting(ConnectionPlan::name).startsWith("load-t1-0", "load-t3-1", "load-t5-2");
   }
 
   @Test
@@ -270,7 +270,7 @@ class StorageNodeMainTest {
     assertThat(load.ledger).isEqualTo(Path.of("w.ledger"));
     assertThat(load.run).isEqualTo("r1");
     assertThat(load.csv).isEqualTo(Path.of("w.csv"));
-    assertThat(load.plans(s)).extracting(ConnectionPlan::name).containsOnly("noisy");
+    assertThat(load.plans(s, null)).extracting(ConnectionPlan::name).containsOnly("noisy");
     assertThat(load.partition).isEqualTo(1);
     assertThat(load.partitions).isEqualTo(2);
     final LoadCommand retrying = parse("load", "--retry", "naive");

@@ -217,6 +217,17 @@ public final class RaftNode implements AutoCloseable {
         .orElse(null);
   }
 
+  /** The partitions this node is the ready leader of, ascending. */
+  public List<Integer> readyLeaderships() {
+    final List<Integer> led = new ArrayList<>();
+    for (int p : hostedPartitions()) {
+      if (isReadyLeader(p)) {
+        led.add(p);
+      }
+    }
+    return led;
+  }
+
   /** Number of partitions this node currently leads. */
   public int leaderships() {
     int n = 0;

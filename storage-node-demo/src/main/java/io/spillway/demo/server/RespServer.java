@@ -17,7 +17,6 @@ import io.spillway.demo.resp.RespCodec;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
 
 /**
  * A node's RESP listener: connection cap → idle timeout → request deadline → Netty's RESP codec with the node's
@@ -36,15 +35,15 @@ public final class RespServer implements AutoCloseable {
   private Channel channel;
 
   /**
-   * @param info produces the body of {@code INFO}
+   * @param node INFO's body and the partitions the node leads
    * @param version version reported to clients
    */
   public RespServer(RespServerSettings settings, RequestPipeline pipeline, DataCommandParser parser,
-      Supplier<String> info, String version) {
+      NodeView node, String version) {
     this.settings = settings;
     this.pipeline = pipeline;
     this.parser = parser;
-    this.sessionCommands = new SessionCommands(info, version);
+    this.sessionCommands = new SessionCommands(node, version);
     this.limiter = new ConnectionLimiter(settings.maxConnections());
   }
 

@@ -7,29 +7,28 @@ import io.spillway.demo.resp.RespReply;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.function.Supplier;
 
 /**
  * Connection-level commands answered on the event loop without touching storage: PING, ECHO, QUIT, SELECT 0,
- * CLIENT, HELLO, INFO, COMMAND, CONFIG GET, SPILLWAY.TIER and SPILLWAY.TIMEOUT. Only as much of each as
- * redis-cli, redis-benchmark and Jedis need; error texts follow Redis.
+ * CLIENT, HELLO, INFO, COMMAND, CONFIG GET, SPILLWAY.TIER, SPILLWAY.TIMEOUT and SPILLWAY.LEADS. Only as much of each
+ * as redis-cli, redis-benchmark and Jedis need; error texts follow Redis.
  */
 final class SessionCommands {
   static final Set<String> NAMES = Set.of("PING", "ECHO", "QUIT", "SELECT", "CLIENT", "HELLO", "INFO", "COMMAND",
-      "CONFIG", "SPILLWAY.TIER", "SPILLWAY.TIMEOUT");
+      "CONFIG", "SPILLWAY.TIER", "SPILLWAY.TIMEOUT", "SPILLWAY.LEADS");
   private static final int MAX_CLIENT_NAME = 64;
   /** The longest caller timeout a connection may declare: an hour (the node's own request timeout still caps it). */
   static final long MAX_TIMEOUT_MS = 3_600_000L;
 
-  private final Supplier<String> info;
+  private final NodeView node;
   private final String version;
 
   /**
-   * @param info produces the body of {@code INFO}
+   * @param node INFO's body and the partitions the node leads
    * @param version server version reported by HELLO and INFO
    */
-  SessionCommands(Supplier<String> info, String version) {
-    this.info = info;
+  SessionCommands(NodeView node, String version) {
+    this.node = node;
     this.version = version;
   }
 
@@ -57,7 +56,7 @@ final class SessionCommands {
       case "HELLO":
         return hello(c, session);
       case "INFO":
-        return RespReply.bulk(info.get());
+        return RespReply.bulk(node.info());
       case "COMMAND":
         return n >= 2 && "COUNT".equalsIgnoreCase(c.argString(1)) ? new RespReply.Int(NAMES.size() + 5)
             : RespReply.EMPTY_ARRAY;
@@ -67,6 +66,8 @@ final class SessionCommands {
         return tier(c, session);
       case "SPILLWAY.TIMEOUT":
         return timeout(c, session);
+      case "SPILLWAY.LEADS":
+        return n == 1 ? leads() : arity("spillway.leads");
       default:
         return RespReply.err("unknown command '" + c.name().toLowerCase(Locale.ROOT) + "'");
     }
@@ -191,6 +192,18 @@ final class SessionCommands {
   private static RespReply timeoutOutOfRange(String value) {
     return RespReply.err("SPILLWAY.TIMEOUT takes whole milliseconds in [0, " + MAX_TIMEOUT_MS + "] (0: the node's "
         + "request timeout), was '" + value + "'");
+  }
+
+  /**
+   * {@code SPILLWAY.LEADS}: an array of integers, the cluster's partition count first, then each partition this
+   * node is the ready leader of, so a client that routes by partition (a key's partition is
+   * {@code murmur3(key) & 63} modulo the count) can send each key to its leader instead of having it proxied.
+   */
+  private RespReply leads() {
+    final List<RespReply> items = new java.util.ArrayList<>();
+    items.add(new RespReply.Int(node.partitions()));
+    node.ledPartitions().forEach(p -> items.add(new RespReply.Int(p)));
+    return new RespReply.Array(items);
   }
 
   private static RespReply arity(String name) {

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /** Which client a connection's requests belong to: its name, else a client of its own. */
 class SessionTest {
-  private final SessionCommands commands = new SessionCommands(() -> "", "test");
+  private final SessionCommands commands = new SessionCommands(NodeView.of(""), "test");
 
   @Test
   void anUnnamedConnectionIsAClientOfItsOwn() throws Exception {
@@ -70,5 +70,31 @@ class SessionTest {
 
   private static String text(RespReply reply) {
     return new String(((RespReply.Bulk) reply).bytes(), StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void leadsAnswersThePartitionCountThenThePartitionsTheNodeLeads() {
+    final NodeView node = new NodeView() {
+      @Override
+      public String info() {
+        return "";
+      }
+
+      @Override
+      public int partitions() {
+        return 3;
+      }
+
+      @Override
+      public java.util.List<Integer> ledPartitions() {
+        return java.util.List.of(0, 2);
+      }
+    };
+    final SessionCommands withLeads = new SessionCommands(node, "test");
+    final Session session = new Session(10, Tier.T3, "conn-10.1.2.3");
+    assertThat(withLeads.execute(RespCommand.of("SPILLWAY.LEADS"), session)).isEqualTo(new RespReply.Array(
+        java.util.List.of(new RespReply.Int(3), new RespReply.Int(0), new RespReply.Int(2))));
+    assertThat(withLeads.execute(RespCommand.of("SPILLWAY.LEADS", "x"), session))
+        .isEqualTo(RespReply.err("wrong number of arguments for 'spillway.leads' command"));
   }
 }

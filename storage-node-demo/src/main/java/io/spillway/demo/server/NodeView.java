@@ -1,0 +1,36 @@
+package io.spillway.demo.server;
+
+import java.util.List;
+
+/** What the connection-level commands tell a client about its node: INFO's body and the partitions it leads. */
+public interface NodeView {
+
+  /** The body of {@code INFO}. */
+  String info();
+
+  /** The cluster's partition count. */
+  int partitions();
+
+  /** The partitions this node is the ready leader of now, ascending. */
+  List<Integer> ledPartitions();
+
+  /** A view with an INFO body of {@code info} and a single partition this node does not lead (tests, tools). */
+  static NodeView of(String info) {
+    return new NodeView() {
+      @Override
+      public String info() {
+        return info;
+      }
+
+      @Override
+      public int partitions() {
+        return 1;
+      }
+
+      @Override
+      public List<Integer> ledPartitions() {
+        return List.of();
+      }
+    };
+  }
+}
