@@ -117,7 +117,7 @@ start_cluster() {
 warm_cluster() {
   local secs="${CHAOS_WARMUP:-$(phase 6 4)}"
   (( secs > 0 )) || return 0
-  java -Xmx128m -jar "$JAR" load --targets "$(resp_targets 1 2 3)" --rate 60 --duration "$secs" --read-ratio 0.5 \
+  java -Xmx128m -jar "$JAR" load --cluster --targets "$(resp_targets 1 2 3)" --rate 60 --duration "$secs" --read-ratio 0.5 \
     --connections "$(connections_for 60 0.5)" --tiers t3 --run warmup >"$OUT/warmup.out" 2>&1
   log "cluster warmed up for ${secs} s: $(tail -1 "$OUT/warmup.out")"
 }
