@@ -398,10 +398,14 @@ success() {
 # wait_load: waits for every load generator started with load_bg.
 wait_load() { local p; for p in "${LOAD_PIDS[@]}"; do wait "$p"; done; LOAD_PIDS=(); }
 
-# scope_ratio NODE_INDEX SCOPE: the node's rejection ratio of an engine scope, e.g. "WRITES/partition=0".
+# scope_ratio NODE_INDEX SCOPE: the node's clock when it answered (epoch seconds, /status time_ms) and its
+# rejection ratio of an engine scope, e.g. "WRITES/partition=0": "TIME RATIO" (either empty if unknown). A series
+# timed by the node's clock is not skewed by how long each answer took to reach the script on a loaded host.
 scope_ratio() {
-  http GET "${ADMIN_PORT[$1]}" /status | tr -d '\n' |
-    grep -o "{\"scope\":\"$2\",\"rejection_ratio\":[0-9.Ee-]*" | head -1 | sed 's/.*"rejection_ratio"://'
+  local doc
+  doc=$(http GET "${ADMIN_PORT[$1]}" /status | tr -d '\n')
+  printf '%s %s\n' "$(grep -o '"time_ms":[0-9]*' <<<"$doc" | head -1 | awk -F: '{ printf "%.3f", $2 / 1000 }')" \
+    "$(grep -o "{\"scope\":\"$2\",\"rejection_ratio\":[0-9.Ee-]*" <<<"$doc" | head -1 | sed 's/.*"rejection_ratio"://')"
 }
 
 # add A B: A + B with millisecond precision (awk's default output would round an epoch to 6 digits).

@@ -71,8 +71,14 @@ class AdminAndLagTest {
     assertThat(metrics.body())
         .containsPattern("spillway_demo_requests_total\\{node=\"n1\",op=\"write\",outcome=\"ok\"} [1-9][0-9]*\\.0")
         .containsPattern("spillway_demo_requests_total\\{node=\"n1\",op=\"read\",outcome=\"ok\"} [1-9]");
+    final long before = System.currentTimeMillis();
     final HttpResponse<String> status = send("GET", "/status");
+    final long after = System.currentTimeMillis();
     assertThat(status.statusCode()).isEqualTo(200);
+    final java.util.regex.Matcher time = java.util.regex.Pattern.compile("^\\{\"time_ms\":(\\d+),")
+        .matcher(status.body());
+    assertThat(time.find()).as("the node's clock when it built the document, first").isTrue();
+    assertThat(Long.parseLong(time.group(1))).isBetween(before, after);
     assertThat(status.headers().firstValue("content-type")).hasValue("application/json");
     assertThat(status.body()).contains("\"partitions\":[{\"partition\":0,\"leader\":\"n")
         .contains("\"lag\":{\"sampled_by\"");
