@@ -683,7 +683,11 @@ public final class ControlLoop {
    * {@link #probePin}, raised to keep the critical tiers served while the probe runs: at least their offered load
    * in permits at the no-load latency (Little's law: their arrival rate times the no-load latency of this tick's
    * completions) plus one, at most the tuned limit. A probe pinned below what T0 and T1 offer would queue them for
-   * its whole length.
+   * its whole length. Before any op type that completed work has a no-load latency (the first probe of a node
+   * saturated from its start, which is how it learns one), the op types count at their configured initial service
+   * times, the one prior the engine has: in the plant matrix, 200 workers at 20 ms and C from the start, the first
+   * probe pinned 8 permits against the 25 the critical tiers' 1,200 reads a second need, and T1 met 245 queue
+   * timeouts in 300 ms.
    */
   private int probePinServingCritical(int limitMin, int limit) {
     double weighted = 0.0;
@@ -691,6 +695,13 @@ public final class ControlLoop {
     for (int i = 0; i < OpType.count(); i++) {
       if (!Double.isNaN(noLoadNanos[i]) && tickCompletions[i] > 0) {
         weighted += noLoadNanos[i] * tickCompletions[i];
+        counted += tickCompletions[i];
+      }
+    }
+    if (counted == 0) {
+      long[] prior = settings.config.queuesInitialServiceTimeNanos;
+      for (int i = 0; i < OpType.count(); i++) {
+        weighted += (double) prior[i] * tickCompletions[i];
         counted += tickCompletions[i];
       }
     }

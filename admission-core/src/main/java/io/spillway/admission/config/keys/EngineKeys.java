@@ -75,7 +75,8 @@ public final class EngineKeys {
       Duration.ZERO, Duration.ZERO, Duration.ZERO);
   public static final PerOp<Duration> QUEUES_INITIAL_SERVICE_TIME = perOp("queues", "initial-service-time",
       ValueType.DURATION, Duration.class, "time", Range.atLeast(excl(Duration.ZERO)),
-      "Service-time estimate (the cost of a request) until completions are measured.",
+      "Service-time estimate (the cost of a request) until completions are measured; also the no-load latency the "
+          + "first baseline probe of a node saturated from its start assumes for the critical tiers' permits.",
       EngineConfig.Builder::queuesInitialServiceTime, EngineConfig::queuesInitialServiceTime,
       ms(1), ms(2), ms(10));
   public static final PerOp<Duration> QUEUES_TARGET = perOp("queues", "target", ValueType.DURATION,
