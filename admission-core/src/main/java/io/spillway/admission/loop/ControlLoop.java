@@ -179,6 +179,8 @@ public final class ControlLoop {
   private double meanServiceNanos;
   private final TuningPeriod period;
   private double inflightAverage;
+  /** The critical tiers' offered load in permits at the no-load latency, plus one; this tick's. */
+  private double criticalPermits;
   private int pinnedLimit;
   private int settlingTicks;
   private double arrivalRate = Double.NaN;
@@ -336,7 +338,8 @@ public final class ControlLoop {
       noLoadNanos[i] = baselines[i].nanos();
     }
     servedConcurrency = served.max(noLoadNanos, now);
-    int pin = probePinServingCritical(c.limitMin, tuner.limit());
+    criticalPermits = criticalPermits();
+    int pin = Math.max(probePin(c.limitMin, tuner.limit()), (int) Math.min(tuner.limit(), criticalPermits));
     boolean pinned = probe.tick(saturatedNow, baselineKnown, tuner.lastLatencyRatio() > 1.0, freshBaseline,
         meanServiceNanos, pin, now);
     int limit;
@@ -369,6 +372,14 @@ public final class ControlLoop {
         period.reset();
       }
       limit = tuneLimit(c, newErrors, finished, peak, saturatedNow, dt, now);
+      if (criticalPermits > limit) {
+        // Never below what the critical tiers offer, in permits at the no-load latency: whatever the latency reads,
+        // a limit under their own load queues T0 and T1 behind the permits they need.
+        int before = limit;
+        limit = tuner.raiseTo(criticalPermits);
+        limiter.setLimit(limit);
+        events.limitChanged(before, limit, now);
+      }
       if (SERVED_FLOOR_GAIN * servedConcurrency > limit) {
         // Never below what the node has shown it serves at once: latency that rose without a queue (a slow disk, a
         // busy host, a step the p90 has not caught up with) must not starve a node that completes what it admits.
@@ -680,16 +691,19 @@ public final class ControlLoop {
   }
 
   /**
-   * {@link #probePin}, raised to keep the critical tiers served while the probe runs: at least their offered load
-   * in permits at the no-load latency (Little's law: their arrival rate times the no-load latency of this tick's
-   * completions) plus one, at most the tuned limit. A probe pinned below what T0 and T1 offer would queue them for
-   * its whole length. Before any op type that completed work has a no-load latency (the first probe of a node
-   * saturated from its start, which is how it learns one), the op types count at their configured initial service
-   * times, the one prior the engine has: in the plant matrix, 200 workers at 20 ms and C from the start, the first
-   * probe pinned 8 permits against the 25 the critical tiers' 1,200 reads a second need, and T1 met 245 queue
-   * timeouts in 300 ms.
+   * The permits the critical tiers need: their arrival rate times the no-load latency of this tick's completions
+   * (Little's law), plus one; 0 without arrivals or completions. Two rules use it. A baseline probe pins at least
+   * this (at most the tuned limit): a probe pinned below what T0 and T1 offer would queue them for its whole length.
+   * And outside probes the tuned limit never falls below it: on a node whose critical tiers alone offer more than
+   * the tuner's limit (the plant matrix's 200 workers at 5 × C from a cold start, where they need 121 permits
+   * against the initial 64), T0 and T1 met queue timeouts while the limit climbed.
+   *
+   * <p>Before any op type that completed work has a no-load latency (the first probe of a node saturated from its
+   * start, which is how it learns one), the op types count at their configured initial service times, the one prior
+   * the engine has: in the plant matrix, 200 workers at 20 ms and C from the start, the first probe pinned 8 permits
+   * against the 25 the critical tiers' 1,200 reads a second need, and T1 met 245 queue timeouts in 300 ms.
    */
-  private int probePinServingCritical(int limitMin, int limit) {
+  private double criticalPermits() {
     double weighted = 0.0;
     long counted = 0;
     for (int i = 0; i < OpType.count(); i++) {
@@ -706,8 +720,7 @@ public final class ControlLoop {
       }
     }
     double criticalLoad = counted > 0 ? reserve.ratePerSecond() * weighted / counted * 1e-9 : 0.0;
-    int critical = criticalLoad > 0 ? (int) Math.min(limit, Math.ceil(criticalLoad + 1.0)) : 0;
-    return Math.max(probePin(limitMin, limit), critical);
+    return criticalLoad > 0 ? Math.ceil(criticalLoad + 1.0) : 0.0;
   }
 
   /** The op type's latency target: the configured one, or the learned one (NaN before any unsaturated sample). */
