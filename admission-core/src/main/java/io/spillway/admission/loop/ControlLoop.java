@@ -37,11 +37,11 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * The control loops, one {@link #tick()} per period on one thread (docs/admission-core.md, "The loops"). Data flows one way: the tick
- * reads what request threads reported in the {@link Telemetry}, and publishes its decisions as one immutable
- * {@link Policy} (with a {@link TickReport} of what it measured, for the stats view); it never reads or writes the
- * request path's own state. It also sets the limit in the {@link InflightLimiter} (see {@link Policy} for why the
- * limit lives there), the client classes' caps and the queues' CoDel parameters, each of which is its own
+ * The control loops, one {@link #tick()} per period on one thread (docs/admission-core.md, "The loops"). Data flows one
+ * way: the tick reads what request threads reported in the {@link Telemetry}, and publishes its decisions as one
+ * immutable {@link Policy} (with a {@link TickReport} of what it measured, for the stats view); it never reads or
+ * writes the request path's own state. It also sets the limit in the {@link InflightLimiter} (see {@link Policy} for
+ * why the limit lives there), the client classes' caps and the queues' CoDel parameters, each of which is its own
  * thread-safe structure.
  * <ol>
  *   <li>sample the latency recorders, smooth the p90 per op type (median-of-three + EWMA, Cinnamon);</li>
@@ -63,17 +63,18 @@ import java.util.function.Consumer;
  * (T1 shed at 6× while its demand was 0.72 × capacity); with this normalisation the same gains converge at any
  * overload.
  *
- * <p>Saturation (docs/control-under-contention.md, "shed only for what shedding can fix"): a tick is saturated when some request found
- * every permit taken — it was queued, or refused at the limit, or requests are still waiting — or every permit is
- * in use as the tick runs. Neither a peak that touched the limit for a moment nor high latency is enough: a node whose permits are idle most of the time, with
- * nothing waiting, is not overloaded. Symptom signals (latency, error rate: {@link Signal#requiresSaturation()})
- * count only in a saturated tick, and so does Cinnamon's balance (with an empty queue it reads zero and would hold
- * whatever ratio it had); the tuner lowers the limit only in a tuning period that saw one. In an unsaturated tick
- * every scope's measurement is at most minus the fraction of idle permits (the inflight count sampled each tick,
- * averaged over about three ticks): a node that is nearly idle decays its ratios at the PID's full rate (about 0.7 s
- * from 1 to 0), one that is nearly full only gently, so a ratio that sheds a little too much on a small, bursty node
- * eases off instead of collapsing. Backlog signals (queue delay, follower lag) are evidence by themselves. A node whose latency rose without load — a noisy neighbour, a slow disk, a read proxied
- * to another node — keeps every permit it has and sheds nothing.
+ * <p>Saturation (docs/control-under-contention.md, "shed only for what shedding can fix"): a tick is saturated when
+ * some request found every permit taken — it was queued, or refused at the limit, or requests are still waiting — or
+ * every permit is in use as the tick runs. Neither a peak that touched the limit for a moment nor high latency is
+ * enough: a node whose permits are idle most of the time, with nothing waiting, is not overloaded. Symptom signals
+ * (latency, error rate: {@link Signal#requiresSaturation()}) count only in a saturated tick, and so does Cinnamon's
+ * balance (with an empty queue it reads zero and would hold whatever ratio it had); the tuner lowers the limit only in
+ * a tuning period that saw one. In an unsaturated tick every scope's measurement is at most minus the fraction of idle
+ * permits (the inflight count sampled each tick, averaged over about three ticks): a node that is nearly idle decays
+ * its ratios at the PID's full rate (about 0.7 s from 1 to 0), one that is nearly full only gently, so a ratio that
+ * sheds a little too much on a small, bursty node eases off instead of collapsing. Backlog signals (queue delay,
+ * follower lag) are evidence by themselves. A node whose latency rose without load — a noisy neighbour, a slow disk, a
+ * read proxied to another node — keeps every permit it has and sheds nothing.
  *
  * <p>Latency targets are learned unless configured: each op type's {@link LatencyBaseline} keeps the lowest p90
  * of the work served at low inflight (within {@code limit.min}, nothing waiting; or pinned there by a
@@ -198,8 +199,8 @@ public final class ControlLoop {
    * @param settings the settings of the policy in force
    * @param publisher where each new {@link Policy} goes (the request path)
    */
-  public ControlLoop(Settings settings, Ticker ticker, Telemetry telemetry, InflightLimiter limiter, Dispatcher dispatcher,
-      ClientRegistry registry, EngineEvents events, Consumer<Policy> publisher) {
+  public ControlLoop(Settings settings, Ticker ticker, Telemetry telemetry, InflightLimiter limiter,
+      Dispatcher dispatcher, ClientRegistry registry, EngineEvents events, Consumer<Policy> publisher) {
     EngineParams config = settings.config;
     this.settings = settings;
     this.telemetry = telemetry;
