@@ -174,9 +174,7 @@ final class LoadCommand implements Callable<Integer> {
       final LoadGenerator generator = new LoadGenerator(plans, settings.shape(), System.out)
           .outputs(writes, run, csvOut);
       if (partition != null) {
-        final ShardMap shards = new ShardMap(partitions);
-        final int p = partition;
-        generator.keys(k -> shards.partitionOf(k.getBytes(StandardCharsets.UTF_8)) == p);
+        generator.keys(new ShardMap(partitions).keysOf(partition));
       }
       generator.run();
       if (writes != null) {

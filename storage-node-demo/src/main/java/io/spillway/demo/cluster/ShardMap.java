@@ -38,6 +38,11 @@ public final class ShardMap {
     return partitionOfShard[shardOf(key)];
   }
 
+  /** The partition that owns a key given as text (its UTF-8 bytes, as a client sends it). */
+  public int partitionOf(String key) {
+    return partitionOf(key.getBytes(StandardCharsets.UTF_8));
+  }
+
   /** The partition that owns a shard. */
   public int partitionOfShard(int shard) {
     return partitionOfShard[shard];
@@ -46,7 +51,7 @@ public final class ShardMap {
   /** The keys a partition owns, as a client that routes by partition picks them (UTF-8 bytes of the key). */
   public Predicate<String> keysOf(int partition) {
     checkPartition(partition);
-    return k -> partitionOf(k.getBytes(StandardCharsets.UTF_8)) == partition;
+    return k -> partitionOf(k) == partition;
   }
 
   /** The fraction of uniformly drawn keys a partition owns: its shards over {@value #SHARDS}. */

@@ -237,7 +237,7 @@ public final class PartitionLeaders implements AutoCloseable {
       if (!leadsUsed[t]) {
         return true;
       }
-      final int leader = leaderOf[shards.partitionOf(key.getBytes(java.nio.charset.StandardCharsets.UTF_8))];
+      final int leader = leaderOf[shards.partitionOf(key)];
       return leader < 0 || leader == t;
     }
   }

@@ -13,24 +13,4 @@ public interface NodeView {
 
   /** The partitions this node is the ready leader of now, ascending. */
   List<Integer> ledPartitions();
-
-  /** A view with an INFO body of {@code info} and a single partition this node does not lead (tests, tools). */
-  static NodeView of(String info) {
-    return new NodeView() {
-      @Override
-      public String info() {
-        return info;
-      }
-
-      @Override
-      public int partitions() {
-        return 1;
-      }
-
-      @Override
-      public List<Integer> ledPartitions() {
-        return List.of();
-      }
-    };
-  }
 }

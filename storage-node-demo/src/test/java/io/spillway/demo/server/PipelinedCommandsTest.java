@@ -56,7 +56,7 @@ class PipelinedCommandsTest {
         Duration.ofMinutes(1), Duration.ofSeconds(10), 128, Tier.T3);
     RespCodec.addTo(channel.pipeline(), settings.limits());
     channel.pipeline().addLast(new RespConnectionHandler(pipeline, new DataCommandParser(100, 1000),
-        new SessionCommands(NodeView.of(""), "test"), settings, 1, new InetSocketAddress("127.0.0.1", 40000)));
+        new SessionCommands(FixedNodeView.of(""), "test"), settings, 1, new InetSocketAddress("127.0.0.1", 40000)));
   }
 
   @AfterEach

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /** Which client a connection's requests belong to: its name, else a client of its own. */
 class SessionTest {
-  private final SessionCommands commands = new SessionCommands(NodeView.of(""), "test");
+  private final SessionCommands commands = new SessionCommands(FixedNodeView.of(""), "test");
 
   @Test
   void anUnnamedConnectionIsAClientOfItsOwn() throws Exception {
@@ -74,23 +74,7 @@ class SessionTest {
 
   @Test
   void leadsAnswersThePartitionCountThenThePartitionsTheNodeLeads() {
-    final NodeView node = new NodeView() {
-      @Override
-      public String info() {
-        return "";
-      }
-
-      @Override
-      public int partitions() {
-        return 3;
-      }
-
-      @Override
-      public java.util.List<Integer> ledPartitions() {
-        return java.util.List.of(0, 2);
-      }
-    };
-    final SessionCommands withLeads = new SessionCommands(node, "test");
+    final SessionCommands withLeads = new SessionCommands(new FixedNodeView("", 3, java.util.List.of(0, 2)), "test");
     final Session session = new Session(10, Tier.T3, "conn-10.1.2.3");
     assertThat(withLeads.execute(RespCommand.of("SPILLWAY.LEADS"), session)).isEqualTo(new RespReply.Array(
         java.util.List.of(new RespReply.Int(3), new RespReply.Int(0), new RespReply.Int(2))));
