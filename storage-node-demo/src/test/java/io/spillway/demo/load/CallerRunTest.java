@@ -18,7 +18,12 @@ import org.junit.jupiter.api.Timeout;
 class CallerRunTest {
 
   private static Map<Tier, CallStats> run(ServerSocket ss, RetryPolicy policy, long seconds) throws IOException {
-    final CallSchedule schedule = new CallSchedule(50, List.of(new LoadPhase("p", Duration.ofSeconds(seconds), 1,
+    return run(ss, policy, seconds, 50);
+  }
+
+  private static Map<Tier, CallStats> run(ServerSocket ss, RetryPolicy policy, long seconds, double rate)
+      throws IOException {
+    final CallSchedule schedule = new CallSchedule(rate, List.of(new LoadPhase("p", Duration.ofSeconds(seconds), 1,
         OpMix.READ_HEAVY, policy)));
     final CallerPlan plan = new CallerPlan(new InetSocketAddress(InetAddress.getLoopbackAddress(),
         ss.getLocalPort()), Tier.T1, "test-caller", 1.0);
@@ -63,6 +68,20 @@ class CallerRunTest {
       assertThat(s.failedBy()).containsKey("TIMEOUT");
       assertThat(s.failedBy().get("TIMEOUT")).isGreaterThan(s.calls() / 2);
       assertThat(s.attempts()).isGreaterThan(2 * s.failedBy().get("TIMEOUT"));
+    }
+  }
+
+  @Test
+  void aTimeoutIsNoticedAtItsDeadlineNotAtTheNextCall() throws IOException {
+    try (ServerSocket ss = FakeRespServer.start(null)) {
+      final RetryPolicy fast = new RetryPolicy(RetryPolicy.Mode.NAIVE, Duration.ofMillis(50), 3, Duration.ZERO,
+          Duration.ZERO);
+      // One call a second: each call's three attempts time out within ~150 ms of it, long before the next call. A
+      // writer that only woke for its next call would notice each timeout a second late and fail none in 3 s.
+      final CallStats.CallSample s = run(ss, fast, 3, 1).get(Tier.T1).sample();
+      assertThat(s.calls()).isBetween(2L, 4L);
+      assertThat(s.failedBy().getOrDefault("TIMEOUT", 0L)).isGreaterThanOrEqualTo(s.calls() - 1);
+      assertThat(s.attempts()).isGreaterThanOrEqualTo(3 * (s.calls() - 1));
     }
   }
 
