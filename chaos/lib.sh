@@ -95,6 +95,7 @@ start_node() {
     --partitions "$PARTITIONS" --resp-port "${RESP_PORT[$i]}" --admin-port "${ADMIN_PORT[$i]}" \
     --data-dir "$OUT/data/n$i" --chaos "${NODE_ARGS[@]}" >>"$OUT/n$i.log" 2>&1 &
   NODE_PID[$i]=$!
+  echo "${NODE_PID[$i]}" >"$OUT/n$i.pid"
   log "n$i started, pid ${NODE_PID[$i]}, resp ${RESP_PORT[$i]}, admin ${ADMIN_PORT[$i]}"
 }
 
@@ -210,18 +211,33 @@ chaos_post() {
 # counting it measured the GC's sizing (a retry storm grew one node's Eden to ~100 MB) rather than what the node
 # keeps (pending requests, queues, caches), which is what a bounded heap is about.
 heap_sampler_start() {
-  (
-    while true; do
-      for i in 1 2 3; do
-        local pid="${NODE_PID[$i]:-}"
-        [[ -n "$pid" ]] || continue
-        jstat -gc "$pid" 2>/dev/null | awk -v t="$(date +%s)" -v n="n$i" \
-          'NR==2 { printf "%s,%s,%.0f\n", t, n, $3+$4+$8 }' >>"$OUT/heap.csv"
-      done
-      sleep 1
-    done
-  ) &
-  BG_PIDS+=($!)
+  local i
+  for i in 1 2 3; do
+    ( heap_sampler_node "$i" ) &
+    BG_PIDS+=($!)
+  done
+}
+
+# heap_sampler_node I: one long-running `jstat -gc PID 1000` per life of node nI (its pid file names the current
+# one, so a restarted node is sampled too). Starting a jstat a sample instead cost ~0.25 s of CPU each: three a
+# second took a third of a 2-core host away from the cluster under test.
+heap_sampler_node() {
+  local i="$1" pid f
+  while true; do
+    pid=$(cat "$OUT/n$i.pid" 2>/dev/null)
+    if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; then
+      # jstat keeps reading a killed JVM's last figures from its perf data file, and a JVM ignores SIGPIPE, so the
+      # loop checks the node's pid itself and ends jstat when it leaves; chaos_cleanup ends it by its pid file.
+      while read -r -a f; do
+        echo "$!" >"$OUT/jstat-n$i.pid"
+        kill -0 "$pid" 2>/dev/null || break
+        [[ "${f[0]:-}" == [0-9]* ]] || continue
+        printf '%(%s)T,n%s,%d\n' -1 "$i" $(( ${f[2]%.*} + ${f[3]%.*} + ${f[7]%.*} )) >>"$OUT/heap.csv"
+      done < <(exec jstat -gc "$pid" 1000 2>/dev/null)
+      kill "$(cat "$OUT/jstat-n$i.pid" 2>/dev/null)" 2>/dev/null
+    fi
+    sleep 1
+  done
 }
 
 # peak_heap_mb: the largest used heap any node showed, MB.
@@ -289,6 +305,7 @@ fail_now() { FAILED=1; CHECKS+=("setup=FAIL ($1)"); log "FAIL: $1"; verdict "$1"
 chaos_cleanup() {
   local rc=$? i p
   for p in "${BG_PIDS[@]}"; do kill "$p" 2>/dev/null; done
+  for p in "$OUT"/jstat-n?.pid; do [[ -f "$p" ]] && kill "$(cat "$p")" 2>/dev/null; done
   for i in 1 2 3; do
     p="${NODE_PID[$i]:-}"
     [[ -n "$p" ]] || continue
