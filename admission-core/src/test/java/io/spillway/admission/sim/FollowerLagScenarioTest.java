@@ -211,13 +211,7 @@ class FollowerLagScenarioTest {
   @MethodSource("io.spillway.admission.sim.Seeds#sweep")
   void slowFlushSawtoothIsDimmedNotSwitched(long seed) {
     Simulation sim = StandardNode.simulation(StandardNode.config().build(), seed);
-    for (Tier tier : new Tier[] {Tier.T1, Tier.T3}) {
-      for (int c = 0; c < 3; c++) {
-        sim.add(FLUSH_STREAM, OpType.WRITE, tier, "w7-" + tier + "-" + c).partition(LAGGING).between(0, FLUSH_END);
-        sim.add(FLUSH_STREAM, OpType.WRITE, tier, "w3-" + tier + "-" + c).partition(HEALTHY).between(0, FLUSH_END);
-        sim.add(FLUSH_STREAM, OpType.READ, tier, "r-" + tier + "-" + c).partition(LAGGING).between(0, FLUSH_END);
-      }
-    }
+    addFlushStreams(sim, FLUSH_END, true);
     FlushingFollower follower = new FlushingFollower(sim);
     SignalScope scope = SignalScope.of(OpSet.WRITES, LAGGING);
     sim.engine().addSignal(Signal.of("raft.follower.lag", scope, 1.0, follower::pressure));
@@ -289,11 +283,7 @@ class FollowerLagScenarioTest {
   @MethodSource("io.spillway.admission.sim.Seeds#sweep")
   void aHealthyFollowersMomentaryStallShedsNothing(long seed) {
     Simulation sim = StandardNode.simulation(StandardNode.config().build(), seed);
-    for (Tier tier : new Tier[] {Tier.T1, Tier.T3}) {
-      for (int c = 0; c < 3; c++) {
-        sim.add(FLUSH_STREAM, OpType.WRITE, tier, "w7-" + tier + "-" + c).partition(LAGGING).between(0, STALL_END);
-      }
-    }
+    addFlushStreams(sim, STALL_END, false);
     SignalScope scope = SignalScope.of(OpSet.WRITES, LAGGING);
     // Every 2 s from 1 s on, one 250 ms sample of the lag at STALL_PRESSURE of its target; 0 otherwise.
     sim.engine().addSignal(Signal.of("raft.follower.lag", scope, 1.0, () -> {
@@ -314,6 +304,22 @@ class FollowerLagScenarioTest {
    * writes a second (at its old target of 20 the same stall read 0.4, and shed).
    */
   private static final double STALL_PRESSURE = 0.2;
+
+  /**
+   * The slow-follower scenario's clients until {@code end}: partition 7's writes on T1 and T3, three clients each,
+   * and with {@code others} partition 3's writes and partition 7's reads beside them.
+   */
+  private static void addFlushStreams(Simulation sim, long end, boolean others) {
+    for (Tier tier : new Tier[] {Tier.T1, Tier.T3}) {
+      for (int c = 0; c < 3; c++) {
+        sim.add(FLUSH_STREAM, OpType.WRITE, tier, "w7-" + tier + "-" + c).partition(LAGGING).between(0, end);
+        if (others) {
+          sim.add(FLUSH_STREAM, OpType.WRITE, tier, "w3-" + tier + "-" + c).partition(HEALTHY).between(0, end);
+          sim.add(FLUSH_STREAM, OpType.READ, tier, "r-" + tier + "-" + c).partition(LAGGING).between(0, end);
+        }
+      }
+    }
+  }
 
   /**
    * A follower that flushes in batches: a flush takes everything sent to it so far and ends {@code SLOW_FLUSH} later
