@@ -180,8 +180,6 @@ public final class ControlLoop {
   private double meanServiceNanos;
   private final TuningPeriod period;
   private double inflightAverage;
-  /** The critical tiers' offered load in permits at the no-load latency, plus one; this tick's. */
-  private double criticalPermits;
   private int pinnedLimit;
   private int settlingTicks;
   private double arrivalRate = Double.NaN;
@@ -339,7 +337,7 @@ public final class ControlLoop {
       noLoadNanos[i] = baselines[i].nanos();
     }
     servedConcurrency = served.max(noLoadNanos, now);
-    criticalPermits = criticalPermits();
+    double criticalPermits = criticalPermits();
     int pin = Math.max(probePin(c.limitMin, tuner.limit()), (int) Math.min(tuner.limit(), criticalPermits));
     boolean pinned = probe.tick(saturatedNow, baselineKnown, tuner.lastLatencyRatio() > 1.0, freshBaseline,
         meanServiceNanos, pin, now);
@@ -373,19 +371,16 @@ public final class ControlLoop {
         period.reset();
       }
       limit = tuneLimit(c, newErrors, finished, peak, saturatedNow, dt, now);
-      if (criticalPermits > limit) {
-        // Never below what the critical tiers offer, in permits at the no-load latency: whatever the latency reads,
-        // a limit under their own load queues T0 and T1 behind the permits they need.
+      // Never below what the node has shown it serves at once: latency that rose without a queue (a slow disk, a
+      // busy host, a step the p90 has not caught up with) must not starve a node that completes what it admits. Nor
+      // below what the critical tiers offer, in permits at the no-load latency: whatever the latency reads, a limit
+      // under their own load queues T0 and T1 behind the permits they need.
+      // The served concurrency is NaN until it is known; a comparison skips it where Math.max would return NaN.
+      double served = SERVED_FLOOR_GAIN * servedConcurrency;
+      double floor = served > criticalPermits ? served : criticalPermits;
+      if (floor > limit) {
         int before = limit;
-        limit = tuner.raiseTo(criticalPermits);
-        limiter.setLimit(limit);
-        events.limitChanged(before, limit, now);
-      }
-      if (SERVED_FLOOR_GAIN * servedConcurrency > limit) {
-        // Never below what the node has shown it serves at once: latency that rose without a queue (a slow disk, a
-        // busy host, a step the p90 has not caught up with) must not starve a node that completes what it admits.
-        int before = limit;
-        limit = tuner.raiseTo(SERVED_FLOOR_GAIN * servedConcurrency);
+        limit = tuner.raiseTo(floor);
         limiter.setLimit(limit);
         events.limitChanged(before, limit, now);
       }
