@@ -222,19 +222,22 @@ heap_sampler_start() {
 # one, so a restarted node is sampled too). Starting a jstat a sample instead cost ~0.25 s of CPU each: three a
 # second took a third of a 2-core host away from the cluster under test.
 heap_sampler_node() {
-  local i="$1" pid f
+  local i="$1" pid jstat_pid fd f
   while true; do
     pid=$(cat "$OUT/n$i.pid" 2>/dev/null)
     if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; then
       # jstat keeps reading a killed JVM's last figures from its perf data file, and a JVM ignores SIGPIPE, so the
       # loop checks the node's pid itself and ends jstat when it leaves; chaos_cleanup ends it by its pid file.
-      while read -r -a f; do
-        echo "$!" >"$OUT/jstat-n$i.pid"
+      exec {fd}< <(exec jstat -gc "$pid" 1000 2>/dev/null)
+      jstat_pid=$!
+      echo "$jstat_pid" >"$OUT/jstat-n$i.pid"
+      while read -r -a f <&"$fd"; do
         kill -0 "$pid" 2>/dev/null || break
         [[ "${f[0]:-}" == [0-9]* ]] || continue
         printf '%(%s)T,n%s,%d\n' -1 "$i" $(( ${f[2]%.*} + ${f[3]%.*} + ${f[7]%.*} )) >>"$OUT/heap.csv"
-      done < <(exec jstat -gc "$pid" 1000 2>/dev/null)
-      kill "$(cat "$OUT/jstat-n$i.pid" 2>/dev/null)" 2>/dev/null
+      done
+      exec {fd}<&-
+      kill "$jstat_pid" 2>/dev/null
     fi
     sleep 1
   done
