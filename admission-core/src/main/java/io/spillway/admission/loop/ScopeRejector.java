@@ -208,7 +208,15 @@ public final class ScopeRejector {
       m = 0.0;
     }
     measurement = m;
-    double r = Math.min(pid.update(0.0, m), Math.max(0.0, ceiling));
+    double output = pid.update(0.0, m);
+    if (output == 0.0 && m < 0.0 && Double.isNaN(externalError)) {
+      // Shedding nothing and asked for less: forget the integral. Conditional integration stops it where P + I
+      // reaches 0, so idle permits left kp × idle waiting behind a ratio of 0, and the next neutral error (a probe's
+      // hold, one saturated tick of a burst) brought it back as shedding on a node idle for seconds. A backlog's
+      // integral is kept: a backlog comes back in teeth, and the memory damps them (FollowerLagScenarioTest).
+      pid.reset();
+    }
+    double r = Math.min(output, Math.max(0.0, ceiling));
     ratio = r;
     int levelsPerTier = distribution.levels() / Tier.count();
     long now = ticker.read();
