@@ -167,6 +167,23 @@ public final class PidController {
   }
 
   /**
+   * Tracking (Åström &amp; Murray, §10.4): the actuator applied {@code applied} instead of the last output, held there
+   * by a limit outside this controller, and the controller takes it as its own output. The integral is recomputed as
+   * {@code applied − P − D} (with {@code applied} clamped into the limits), so the next update continues from what
+   * was applied instead of from an integral the actuator never followed. A NaN is ignored. Call from the updater
+   * thread.
+   */
+  public void track(double applied) {
+    if (Double.isNaN(applied)) {
+      return;
+    }
+    double p = proportional;
+    double d = derivative;
+    double u = clamp(applied);
+    publish(p, bound(u - p - d), d, u);
+  }
+
+  /**
    * Forgets the integral, the derivative state and the previous sample: the output becomes
    * {@code clamp(0, min, max)} and the next update is treated as the first. {@link #skippedSamples()} is a monotonic
    * counter and is kept. Call from the updater thread.

@@ -186,7 +186,8 @@ public final class ScopeRejector {
 
   /**
    * One control tick with a ceiling on the ratio: at or above it a positive error counts as none (the integral
-   * holds, no windup), and the cut never sheds more than the ceiling. The cut then keeps tier order
+   * holds, no windup), and the cut never sheds more than the ceiling; under it with no positive error, the integral
+   * follows the ceiling down ({@link PidController#track}). The cut then keeps tier order
    * ({@link TierOrderGuard}), except that a node that has not been {@code saturated} for
    * {@link #RELEASE_AFTER_UNSATURATED_NANOS} releases shedding at once; while the
    * guard holds the cut back from shedding more, a positive error counts as none too, so the ratio waits at the
@@ -209,6 +210,14 @@ public final class ScopeRejector {
     }
     measurement = m;
     double output = pid.update(0.0, m);
+    double cap = Math.max(0.0, ceiling);
+    if (output > cap && !(normalisedError > 0.0)) {
+      // Held at the ceiling while nothing asks for more: the integral follows what is applied (tracking), so a
+      // ratio the ceiling has brought down does not come back when the ceiling rises with the next burst of
+      // arrivals. A ratio capped under a positive error keeps its integral, as before (no windup either way).
+      pid.track(cap);
+      output = cap;
+    }
     if (output == 0.0 && m < 0.0 && Double.isNaN(externalError)) {
       // Shedding nothing and asked for less: forget the integral. Conditional integration stops it where P + I
       // reaches 0, so idle permits left kp × idle waiting behind a ratio of 0, and the next neutral error (a probe's
@@ -216,7 +225,7 @@ public final class ScopeRejector {
       // integral is kept: a backlog comes back in teeth, and the memory damps them (FollowerLagScenarioTest).
       pid.reset();
     }
-    double r = Math.min(output, Math.max(0.0, ceiling));
+    double r = Math.min(output, cap);
     ratio = r;
     int levelsPerTier = distribution.levels() / Tier.count();
     long now = ticker.read();
