@@ -433,7 +433,9 @@ public final class ControlLoop {
     long arrived = in + (shed - lastShed);
     lastShed = shed;
     double cinnamon = (in - out - freeStarts) / Math.max(1L, arrived);
-    double ceiling = littleCeiling(limitBefore, arrived / dt);
+    // A probe's pin is not what the node can complete: Little's bound takes the tuned limit the probe returns to, so
+    // a ratio held through a probe that began as an overload ended is bounded by the load that is left.
+    double ceiling = littleCeiling(wasPinned ? tuner.limit() : limitBefore, arrived / dt);
 
     RejectorSet set = rejectors;
     long criticalArrivals = telemetry.levels.feed(distribution, s.cohortsPerTier, s.lastReservedTier);
