@@ -183,6 +183,8 @@ public final class ControlLoop {
   private int pinnedLimit;
   private int settlingTicks;
   private double arrivalRate = Double.NaN;
+  /** What the node completed per second at its tuned limit when the probe under way pinned it (NaN: unknown). */
+  private double completableBeforeProbe = Double.NaN;
   private long ticks;
   /** The service times and the report of the last published policy (a reconfiguration republishes them). */
   private long[] publishedServiceNanos;
@@ -348,6 +350,7 @@ public final class ControlLoop {
           b.startMeasurement(); // the probe's value comes from its own samples and replaces the window
         }
         pinnedLimit = pin;
+        completableBeforeProbe = completablePerSecond(limitBefore);
         probe.pinned(pinnedLimit, limiter.inflight());
         limiter.setLimit(pinnedLimit);
         events.limitChanged(limitBefore, pinnedLimit, now);
@@ -433,9 +436,11 @@ public final class ControlLoop {
     long arrived = in + (shed - lastShed);
     lastShed = shed;
     double cinnamon = (in - out - freeStarts) / Math.max(1L, arrived);
-    // A probe's pin is not what the node can complete: Little's bound takes the tuned limit the probe returns to, so
-    // a ratio held through a probe that began as an overload ended is bounded by the load that is left.
-    double ceiling = littleCeiling(wasPinned ? tuner.limit() : limitBefore, arrived / dt);
+    // A probe's pin is not what the node can complete: through a probe, Little's bound takes what the node completed
+    // at its tuned limit before the pin, so a ratio held through a probe that began as an overload ended is bounded by
+    // the load that is left. (The probe's own latencies, without the queue, would overstate it.)
+    double ceiling = littleCeiling(wasPinned ? completableBeforeProbe : completablePerSecond(limitBefore),
+        arrived / dt);
 
     RejectorSet set = rejectors;
     long criticalArrivals = telemetry.levels.feed(distribution, s.cohortsPerTier, s.lastReservedTier);
@@ -592,14 +597,18 @@ public final class ControlLoop {
    * waits of a queue that just drained, a p90 that still carries a surge) drove the ratio past the point the node
    * needed, into tiers it could have served. 1 (no bound) until W and the arrival rate are known.
    */
-  private double littleCeiling(int limit, double arrivalsPerSecond) {
+  private double littleCeiling(double completablePerSecond, double arrivalsPerSecond) {
     arrivalRate = Double.isNaN(arrivalRate) ? arrivalsPerSecond
         : arrivalRate + CEILING_SMOOTHING * (arrivalsPerSecond - arrivalRate);
-    if (!(meanServiceNanos > 0) || !(arrivalRate > 0)) {
+    if (!(completablePerSecond > 0) || !(arrivalRate > 0)) {
       return 1.0;
     }
-    double completable = limit / (meanServiceNanos * 1e-9);
-    return Math.max(0.0, Math.min(1.0, 1.0 - CEILING_ADMIT * completable / arrivalRate));
+    return Math.max(0.0, Math.min(1.0, 1.0 - CEILING_ADMIT * completablePerSecond / arrivalRate));
+  }
+
+  /** Requests per second the node completes at {@code limit}, by Little's law (NaN before any completion). */
+  private double completablePerSecond(int limit) {
+    return meanServiceNanos > 0 ? limit / (meanServiceNanos * 1e-9) : Double.NaN;
   }
 
   /** Applies a new configuration and publishes it (the engine holds the control lock). */
