@@ -2,10 +2,7 @@ package io.spillway.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.spillway.admission.control.PriorityDistribution;
 import io.spillway.admission.loop.ScopeRejector;
-import io.spillway.pid.PidConfig;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,44 +13,29 @@ import org.junit.jupiter.api.Test;
  * (the plant matrix's STUCK cells: ratio back at 0 after 5.4–9.5 s instead of 0.7–1.0 s).
  */
 class IdleScopeForgetsItsSheddingTest {
-  private static final int LEVELS = 12; // 6 tiers x 2 cohorts
-  private static final int PER_TIER = 2;
-  private static final long TICK = 100_000_000L;
-  private static final long ALL_TIERS = (1L << Tier.count()) - 1;
   /** Two thirds of the permits idle: the error of an unsaturated tick is minus that share. */
   private static final double IDLE = -0.66;
 
   @Test
   void aNeutralTickAfterIdleTicksShedsNothing() {
-    AtomicLong now = new AtomicLong();
-    ScopeRejector scope = new ScopeRejector(SignalScope.all(), null, PidConfig.defaults(), now::get, LEVELS);
-    PriorityDistribution distribution = new PriorityDistribution(LEVELS, 1000);
+    ScopeTicks ticks = new ScopeTicks();
+    ScopeRejector scope = ticks.newScope();
     for (int i = 0; i < 40; i++) { // four seconds of overload
-      tick(scope, distribution, now, 1.0, true);
+      ticks.tick(scope, 1.0, 1.0, true);
     }
     assertThat(scope.ratio()).as("the overload's ratio").isGreaterThan(0.5);
     for (int i = 0; i < 30 && scope.ratio() > 0; i++) {
-      tick(scope, distribution, now, IDLE, false);
+      ticks.tick(scope, IDLE, 1.0, false);
     }
     assertThat(scope.ratio()).as("released on the idle node").isZero();
     for (int i = 0; i < 20; i++) { // two seconds idle
-      tick(scope, distribution, now, IDLE, false);
+      ticks.tick(scope, IDLE, 1.0, false);
     }
 
-    tick(scope, distribution, now, 0.0, true); // a probe's hold, or a burst that filled the permits for a tick
+    ticks.tick(scope, 0.0, 1.0, true); // a probe's hold, or a burst that filled the permits for a tick
     assertThat(scope.ratio()).as("ratio after a neutral tick").isZero();
-    tick(scope, distribution, now, 0.05, true); // a burst slightly over target
+    ticks.tick(scope, 0.05, 1.0, true); // a burst slightly over target
     assertThat(scope.ratio()).as("ratio after a tick 5 % over target: its own P + I, no remembered shedding")
         .isLessThan(0.02);
-  }
-
-  private static void tick(ScopeRejector scope, PriorityDistribution distribution, AtomicLong now, double error,
-      boolean saturated) {
-    for (int level = 0; level < LEVELS; level++) {
-      distribution.record(level, 10);
-    }
-    distribution.roll();
-    now.addAndGet(TICK);
-    scope.update(error, distribution, PER_TIER, 1.0, saturated, ALL_TIERS);
   }
 }

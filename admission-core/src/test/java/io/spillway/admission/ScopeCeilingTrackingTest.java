@@ -2,10 +2,7 @@ package io.spillway.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.spillway.admission.control.PriorityDistribution;
 import io.spillway.admission.loop.ScopeRejector;
-import io.spillway.pid.PidConfig;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,15 +13,8 @@ import org.junit.jupiter.api.Test;
  * plants, shown through each rise of the ceiling, and their STUCK cells took 8–10 s to read 0.
  */
 class ScopeCeilingTrackingTest {
-  private static final int LEVELS = 12; // 6 tiers x 2 cohorts
-  private static final int PER_TIER = 2;
-  private static final long TICK = 100_000_000L;
-  private static final long ALL_TIERS = (1L << Tier.count()) - 1;
-
-  private final AtomicLong now = new AtomicLong();
-  private final PriorityDistribution distribution = new PriorityDistribution(LEVELS, 1000);
-  private final ScopeRejector scope = new ScopeRejector(SignalScope.all(), null, PidConfig.defaults(), now::get,
-      LEVELS);
+  private final ScopeTicks ticks = new ScopeTicks();
+  private final ScopeRejector scope = ticks.newScope();
 
   @Test
   void aRatioTheCeilingBroughtDownDoesNotComeBackWithoutAnError() {
@@ -55,11 +45,6 @@ class ScopeCeilingTrackingTest {
   }
 
   private void tick(double error, double ceiling) {
-    for (int level = 0; level < LEVELS; level++) {
-      distribution.record(level, 10);
-    }
-    distribution.roll();
-    now.addAndGet(TICK);
-    scope.update(error, distribution, PER_TIER, ceiling, true, ALL_TIERS);
+    ticks.tick(scope, error, ceiling, true);
   }
 }

@@ -2,10 +2,7 @@ package io.spillway.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.spillway.admission.control.PriorityDistribution;
 import io.spillway.admission.loop.ScopeRejector;
-import io.spillway.pid.PidConfig;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,45 +12,37 @@ import org.junit.jupiter.api.Test;
  * saturated tick shed t2 again, 11-17 of 87 node-seconds out of tier order in the demo's row (e).
  */
 class ScopeReleaseTest {
-  private static final int LEVELS = 12; // 6 tiers x 2 cohorts
-  private static final int PER_TIER = 2;
-  private static final long TICK = 100_000_000L;
-  private static final long ALL_TIERS = (1L << Tier.count()) - 1;
+  private static final int PER_TIER = ScopeTicks.PER_TIER;
   /** The error of the ticks after the overload: a little below target, so the ratio comes down but stays positive. */
   private static final double RELIEF = -0.7;
 
   @Test
   void unsaturatedTicksReleaseTheCutPastTheTierDwellOnlyAfterThreeHundredMilliseconds() {
-    AtomicLong now = new AtomicLong();
+    ScopeTicks ticks = new ScopeTicks();
     // Two scopes fed the same errors; the node of one of them stops looking saturated.
-    ScopeRejector steady = new ScopeRejector(SignalScope.all(), null, PidConfig.defaults(), now::get, LEVELS);
-    ScopeRejector flicker = new ScopeRejector(SignalScope.all(), null, PidConfig.defaults(), now::get, LEVELS);
-    PriorityDistribution distribution = new PriorityDistribution(LEVELS, 1000);
+    ScopeRejector steady = ticks.newScope();
+    ScopeRejector flicker = ticks.newScope();
     for (int i = 0; i < 60 && flicker.cut() > 3 * PER_TIER; i++) { // overload until the cut sheds t3 and beyond
-      tick(distribution, now, 1.0, steady, true, flicker, true);
+      tick(ticks, 1.0, steady, true, flicker, true);
     }
     assertThat(flicker.cut()).as("the overload's cut").isLessThanOrEqualTo(3 * PER_TIER);
 
-    tick(distribution, now, -1.0, steady, true, flicker, false); // ticks in which the limit did not bind
-    tick(distribution, now, RELIEF, steady, true, flicker, false);
-    tick(distribution, now, RELIEF, steady, true, flicker, false);
+    tick(ticks, -1.0, steady, true, flicker, false); // ticks in which the limit did not bind
+    tick(ticks, RELIEF, steady, true, flicker, false);
+    tick(ticks, RELIEF, steady, true, flicker, false);
     assertThat(flicker.ratio()).as("still shedding").isPositive();
     assertThat(flicker.cut()).as("200 ms unsaturated: the cut keeps the tier dwell").isEqualTo(steady.cut());
 
-    tick(distribution, now, RELIEF, steady, true, flicker, false);
+    tick(ticks, RELIEF, steady, true, flicker, false);
     assertThat(flicker.ratio()).as("still shedding").isPositive();
     assertThat(flicker.cut()).as("300 ms without saturation: an idle node, released at once")
         .isGreaterThan(steady.cut());
   }
 
-  private static void tick(PriorityDistribution distribution, AtomicLong now, double error, ScopeRejector a,
-      boolean aSaturated, ScopeRejector b, boolean bSaturated) {
-    for (int level = 0; level < LEVELS; level++) {
-      distribution.record(level, 10);
-    }
-    distribution.roll();
-    now.addAndGet(TICK);
-    a.update(error, distribution, PER_TIER, 1.0, aSaturated, ALL_TIERS);
-    b.update(error, distribution, PER_TIER, 1.0, bSaturated, ALL_TIERS);
+  private static void tick(ScopeTicks ticks, double error, ScopeRejector a, boolean aSaturated, ScopeRejector b,
+      boolean bSaturated) {
+    ticks.advance();
+    ticks.update(a, error, 1.0, aSaturated);
+    ticks.update(b, error, 1.0, bSaturated);
   }
 }
