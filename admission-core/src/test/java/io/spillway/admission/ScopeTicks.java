@@ -42,4 +42,10 @@ final class ScopeTicks {
     advance();
     update(scope, error, ceiling, saturated);
   }
+
+  /** A tick with one scope whose ratios the control loop holds (a baseline probe). */
+  void holdingTick(ScopeRejector scope, double ceiling) {
+    advance();
+    scope.update(0.0, distribution, PER_TIER, ceiling, true, true, ALL_TIERS);
+  }
 }

@@ -465,7 +465,7 @@ public final class ControlLoop {
       // Little's bound is about the node's own saturation; an embedder's signal above target (a backlog elsewhere)
       // is evidence the node's throughput cannot weigh.
       boolean bounded = r == set.all() && !(r.externalError() > 0);
-      r.update(holding ? 0.0 : m, distribution, s.firstSheddableLevel, bounded ? ceiling : 1.0, saturatedNow,
+      r.update(holding ? 0.0 : m, distribution, s.firstSheddableLevel, bounded ? ceiling : 1.0, saturatedNow, holding,
           arrivedTiers);
       maxRatio = Math.max(maxRatio, r.ratio());
     }

@@ -186,8 +186,9 @@ public final class ScopeRejector {
 
   /**
    * One control tick with a ceiling on the ratio: at or above it a positive error counts as none (the integral
-   * holds, no windup), and the cut never sheds more than the ceiling; under it with no positive error, the integral
-   * follows the ceiling down ({@link PidController#track}). The cut then keeps tier order
+   * holds, no windup), and the cut never sheds more than the ceiling; under it with no positive error, on an
+   * unsaturated node or while the loop is {@code holding}, the integral follows the ceiling down
+   * ({@link PidController#track}). The cut then keeps tier order
    * ({@link TierOrderGuard}), except that a node that has not been {@code saturated} for
    * {@link #RELEASE_AFTER_UNSATURATED_NANOS} releases shedding at once; while the
    * guard holds the cut back from shedding more, a positive error counts as none too, so the ratio waits at the
@@ -200,6 +201,15 @@ public final class ScopeRejector {
    */
   public void update(double normalisedError, PriorityDistribution distribution, int firstSheddableLevel, double ceiling,
       boolean saturated, long arrivedTiers) {
+    update(normalisedError, distribution, firstSheddableLevel, ceiling, saturated, false, arrivedTiers);
+  }
+
+  /**
+   * {@link #update(double, PriorityDistribution, int, double, boolean, long)} in a tick whose ratios the control loop
+   * {@code holding} (a baseline probe, and the drain of the queue its pin built).
+   */
+  public void update(double normalisedError, PriorityDistribution distribution, int firstSheddableLevel, double ceiling,
+      boolean saturated, boolean holding, long arrivedTiers) {
     double m = Double.isNaN(normalisedError) ? MIN_ERROR
         : Math.max(MIN_ERROR, Math.min(MAX_ERROR, normalisedError));
     if (!Double.isNaN(externalError) && !(normalisedError > Math.max(0.0, externalError))) {
@@ -211,10 +221,12 @@ public final class ScopeRejector {
     measurement = m;
     double output = pid.update(0.0, m);
     double cap = Math.max(0.0, ceiling);
-    if (output > cap && !(normalisedError > 0.0)) {
-      // Held at the ceiling while nothing asks for more: the integral follows what is applied (tracking), so a
-      // ratio the ceiling has brought down does not come back when the ceiling rises with the next burst of
-      // arrivals. A ratio capped under a positive error keeps its integral, as before (no windup either way).
+    if (output > cap && !(normalisedError > 0.0) && (holding || !saturated)) {
+      // Held at the ceiling while nothing asks for more, on an unsaturated node or through a probe's hold: the
+      // integral follows what is applied (tracking), so a ratio the ceiling has brought down does not come back when
+      // the ceiling rises with the next burst of arrivals. A saturated node keeps its integral, and so does a ratio
+      // capped under a positive error: in a retry storm the ceiling dips with every lull of the arrivals, and
+      // following it there cost a third of the storm's goodput (ScopeCeilingTrackingTest).
       pid.track(cap);
       output = cap;
     }
