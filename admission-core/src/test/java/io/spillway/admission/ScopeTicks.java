@@ -34,7 +34,7 @@ final class ScopeTicks {
 
   /** Updates a scope in the current tick. */
   void update(ScopeRejector scope, double error, double ceiling, boolean saturated) {
-    scope.update(error, distribution, PER_TIER, ceiling, saturated, ALL_TIERS);
+    scope.update(error, distribution, PER_TIER, ceiling, saturated, false, ALL_TIERS);
   }
 
   /** A tick with one scope. */

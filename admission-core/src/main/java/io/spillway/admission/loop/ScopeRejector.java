@@ -181,7 +181,7 @@ public final class ScopeRejector {
    * distribution, on a saturated node with nothing waiting. Control thread only.
    */
   public void update(double normalisedError, PriorityDistribution distribution, int firstSheddableLevel) {
-    update(normalisedError, distribution, firstSheddableLevel, 1.0, true, -1L);
+    update(normalisedError, distribution, firstSheddableLevel, 1.0, true, false, -1L);
   }
 
   /**
@@ -197,16 +197,9 @@ public final class ScopeRejector {
    * instead of 7.6–8.4 %.) While the error is an embedder's backlog ({@link #externalError}) the PID runs at
    * {@link #BACKLOG_GAIN} of its gains.
    *
+   * @param holding whether the control loop holds the ratios this tick (a baseline probe, and the drain of the queue
+   *     its pin built)
    * @param arrivedTiers bit t set when tier t had arrivals since the last tick
-   */
-  public void update(double normalisedError, PriorityDistribution distribution, int firstSheddableLevel, double ceiling,
-      boolean saturated, long arrivedTiers) {
-    update(normalisedError, distribution, firstSheddableLevel, ceiling, saturated, false, arrivedTiers);
-  }
-
-  /**
-   * {@link #update(double, PriorityDistribution, int, double, boolean, long)} in a tick whose ratios the control loop
-   * {@code holding} (a baseline probe, and the drain of the queue its pin built).
    */
   public void update(double normalisedError, PriorityDistribution distribution, int firstSheddableLevel, double ceiling,
       boolean saturated, boolean holding, long arrivedTiers) {
