@@ -29,8 +29,12 @@ package io.spillway.admission.control;
  *       {@code −guardCorrelation} (more inflight, less throughput) while {@code q > alpha·lg} —
  *       {@code 1 − thrashDecreaseFraction}.</li>
  *   <li><b>Increase</b> {@code L += lg} only when nothing asks for a decrease, {@code q < alpha·lg}, the limit is
- *       actually used ({@code inflight ≥ utilisationFraction × L}) and the guard does not see thrashing.; with a measured anchor ({@link #measuredAnchor}) the step is {@code max(lg, L/2 × (1 − q/(alpha·lg)))}, a slow
- *       start that halves as the node's queue fills</li>
+ *       actually used ({@code inflight ≥ utilisationFraction × L}) and the guard does not see thrashing; with a
+ *       measured anchor ({@link #measuredAnchor}) the step is {@code max(lg, L/2 × (1 − q/(alpha·lg)))}, a slow
+ *       start that halves as the node's queue fills, up to the limit at the last decrease and no further (TCP's
+ *       slow-start threshold, RFC 5681 §3.1): past the level at which the node last queued, a tick at which the
+ *       noisy p90 happens to read its no-load value adds {@code lg}, not half the limit. A baseline probe clears
+ *       the threshold ({@link #restartSlowStart}).</li>
  *   <li>Otherwise hold; {@code r = NaN} (no latency data this tick) applies only the error rule.</li>
  * </ol>
  * Every decrease needs the limit to <b>bind</b> in the interval (inflight reached it, or requests queued for a
@@ -67,6 +71,8 @@ public final class VegasLimitTuner {
   private double elasticityNumerator;
   private double elasticityDenominator;
   private double stepNoiseVariance;
+  /** The limit at the last decrease: slow start grows up to it, not past it (TCP's ssthresh). */
+  private double slowStartThreshold = Double.POSITIVE_INFINITY;
 
   /**
    * Creates a tuner with {@link VegasTuning#defaults()}.
@@ -164,16 +170,18 @@ public final class VegasLimitTuner {
         factor = Math.min(factor, 1.0 - tuning.thrashDecreaseFraction());
       }
       mayIncrease = !queueing && !thrashing && used >= tuning.utilisationFraction() * estimate;
-      if (mayIncrease && measuredAnchor > 0.0) {
+      if (mayIncrease && measuredAnchor > 0.0 && estimate < slowStartThreshold) {
         // Slow start: with a measured no-load latency, an empty node queue is known to be empty, so the limit may
         // grow in proportion to the room left below alpha (by half at an empty queue, by lg near alpha): a node of
         // thousands of workers is reached in seconds, not in the hours that +log10(L) per period would take.
         double room = Math.min(1.0, 1.0 - queue / (tuning.alphaLog10() * lg));
-        increase = Math.max(increase, SLOW_START_GROWTH * estimate * room);
+        double slowStart = SLOW_START_GROWTH * estimate * room;
+        increase = Math.max(increase, Math.min(slowStart, slowStartThreshold - estimate));
       }
     }
     if (factor < 1.0) {
       if (limitBinding) {
+        slowStartThreshold = estimate;
         estimate *= Math.max(1.0 - tuning.maxDecreaseFraction(), factor);
       }
     } else if (mayIncrease) {
@@ -259,6 +267,15 @@ public final class VegasLimitTuner {
       limit = (int) Math.round(estimate);
     }
     return limit;
+  }
+
+  /**
+   * Forgets the limit of the last decrease, so that the limit may grow by slow start past it again. For the end of a
+   * baseline probe: a freshly measured no-load latency says where the node's queue is empty now, and the level at
+   * which the old one queued may no longer hold (the node got slower or faster since).
+   */
+  public void restartSlowStart() {
+    slowStartThreshold = Double.POSITIVE_INFINITY;
   }
 
   /** Raises the limit to at least {@code floor} (clamped to the bounds) at once; a higher limit stays. */

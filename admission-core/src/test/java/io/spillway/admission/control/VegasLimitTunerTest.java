@@ -196,6 +196,52 @@ class VegasLimitTunerTest {
     assertThat(tuner.limit()).isEqualTo(2);
   }
 
+  /** A node at its measured no-load latency (anchor 0.5): the queue estimate is 0, so slow start may grow the limit. */
+  private static int emptyQueueTick(VegasLimitTuner tuner) {
+    return tuner.update(0.5, 0.0, tuner.limit(), 1_000.0);
+  }
+
+  @Test
+  void slowStartRegainsTheLastDecreaseAndGrowsPastItByLog10Only() {
+    VegasLimitTuner tuner = new VegasLimitTuner(100, 1, 10_000);
+    tuner.measuredAnchor(0.5);
+    assertThat(emptyQueueTick(tuner)).as("slow start: half of the limit at an empty queue").isEqualTo(150);
+    // The node queues at 150: latency 1.2 × the target, the limit binding.
+    int decreased = tuner.update(1.2, 0.0, 150, 1_000.0, true);
+    assertThat(decreased).isLessThan(150);
+
+    int before = decreased;
+    int ticks = 0;
+    while (tuner.limit() < 150 && ticks < 10) {
+      before = tuner.limit();
+      emptyQueueTick(tuner);
+      ticks++;
+    }
+    assertThat(tuner.limit()).as("slow start back to the limit of the decrease, in %d ticks", ticks).isEqualTo(150);
+    assertThat(ticks).isLessThanOrEqualTo(2);
+    assertThat(before).isLessThan(150);
+    for (int i = 0; i < 5; i++) {
+      int previous = tuner.limit();
+      assertThat(emptyQueueTick(tuner) - previous)
+          .as("past the decrease the limit grows by log10(L) a tick (TCP's congestion avoidance), not by half")
+          .isBetween(2, 3);
+    }
+  }
+
+  @Test
+  void restartSlowStartLetsTheLimitGrowByHalfAgain() {
+    VegasLimitTuner tuner = new VegasLimitTuner(100, 1, 10_000);
+    tuner.measuredAnchor(0.5);
+    emptyQueueTick(tuner);
+    tuner.update(1.2, 0.0, 150, 1_000.0, true);
+    while (tuner.limit() < 152) {
+      emptyQueueTick(tuner);
+    }
+    int limit = tuner.limit();
+    tuner.restartSlowStart();
+    assertThat(emptyQueueTick(tuner)).isEqualTo((int) Math.round(1.5 * limit));
+  }
+
   @Test
   void lowerToCutsOnceWithinTheBoundsAndKeepsALowerLimit() {
     VegasLimitTuner tuner = new VegasLimitTuner(64, 4, 1024);
