@@ -369,6 +369,7 @@ public final class ControlLoop {
         // The probe has just measured the no-load latency at a saturated node: return to what the node serves at
         // once, not to a limit that may never have been tuned (the initial one, on a node saturated from its start).
         tuner.lowerTo(Math.max(pinnedLimit, SERVED_GAIN * servedConcurrency));
+        tuner.restartSlowStart();
         limiter.setLimit(tuner.limit());
         events.limitChanged(pinnedLimit, tuner.limit(), now);
         period.reset();
