@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * under four load shapes ({@link Plant.Shape}): a step 1× → 5× → 1×, a ramp 0.5× → 5×, a node 3× slower under an
  * unchanged load of 0.75 × its new capacity, and the stuck state (a shedding scope whose node then idles at 0.1 × C
  * while its latency stays high). The issue's thresholds per cell (see {@link PlantRun} for the figures): the limit
- * settles within 5 s of each step, overshoots by at most 10 % and varies by at most 10 % (CV) once settled; goodput
+ * settles within 2 s of each step, overshoots by at most 10 % and varies by at most 10 % (CV) once settled; goodput
  * ≥ 0.95 × min(offered, C); T0 + T1, whose demand stays below capacity, all succeed; after the stuck state's load drop
  * every ratio is 0 within 1 s and stays there.
  *
@@ -79,7 +79,7 @@ class PlantMatrixTest {
   static final String CRITICAL = "T0+T1 success";
   static final String ZERO_RATIO = "s to ratio 0";
 
-  static final double SETTLE_TARGET = 5.0;
+  static final double SETTLE_TARGET = 2.0;
   static final double OVERSHOOT_TARGET = 0.10;
   static final double CV_TARGET = 0.10;
   static final double GOODPUT_TARGET = 0.95;
