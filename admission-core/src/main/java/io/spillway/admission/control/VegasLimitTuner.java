@@ -27,7 +27,11 @@ package io.spillway.admission.control;
  *       queue above {@code beta·lg}, {@code 1 − queueDecreaseGain × (q − beta·lg)/L}; error rate above
  *       {@code errorRateThreshold}, {@code 1 − (errorRate − threshold)}; thrashing — correlation ≤
  *       {@code −guardCorrelation} (more inflight, less throughput) while {@code q > alpha·lg} —
- *       {@code 1 − thrashDecreaseFraction}.</li>
+ *       {@code 1 − thrashDecreaseFraction}. The latency and queue rules need the node above its knee: while
+ *       throughput moves in proportion to inflight (Little's law below the knee, where a lower limit lowers the
+ *       throughput and not the latency) they do not apply, and the latency rule's step is scaled by
+ *       {@code 1 − elasticity}. A latency target under the node's own no-load latency (a slower node, an operator's
+ *       guess) then holds the limit near the knee instead of halving it every tick to its minimum.</li>
  *   <li><b>Increase</b> {@code L += lg} only when nothing asks for a decrease, {@code q < alpha·lg}, the limit is
  *       actually used ({@code inflight ≥ utilisationFraction × L}) and the guard does not see thrashing; with a
  *       measured anchor ({@link #measuredAnchor}) the step is {@code max(lg, L/2 × (1 − q/(alpha·lg)))}, a slow
@@ -158,11 +162,13 @@ public final class VegasLimitTuner {
       double lg = Math.max(1.0, Math.log10(estimate));
       double queue = used * (1.0 - anchor / latencyRatio);
       lastQueue = queue;
-      if (latencyRatio > 1.0) {
-        factor = Math.min(factor, 1.0 - tuning.latencyDecreaseGain() * (latencyRatio - 1.0));
+      // Below the knee a lower limit no longer lowers the latency, only the throughput (elasticity 1): the latency
+      // and queue rules stop there, and the latency rule weakens as the elasticity rises towards it.
+      if (latencyRatio > 1.0 && !proportional) {
+        factor = Math.min(factor, 1.0 - aboveKnee() * tuning.latencyDecreaseGain() * (latencyRatio - 1.0));
       }
       double beta = tuning.betaLog10() * lg;
-      if (queue > beta) {
+      if (queue > beta && !proportional) {
         factor = Math.min(factor, 1.0 - tuning.queueDecreaseGain() * (queue - beta) / estimate);
       }
       boolean queueing = queue > tuning.alphaLog10() * lg;
@@ -234,6 +240,12 @@ public final class VegasLimitTuner {
     double standardError = Math.sqrt(stepNoiseVariance / elasticityDenominator);
     return Math.abs(elasticity - 1.0) <= ELASTICITY_TOLERANCE
         && elasticity - standardError >= 1.0 - ELASTICITY_TOLERANCE;
+  }
+
+  /** How far above the knee the last steps say the node is: 1 − elasticity in [0, 1]; 1 without steps. */
+  private double aboveKnee() {
+    double elasticity = elasticity();
+    return Double.isNaN(elasticity) ? 1.0 : Math.max(0.0, Math.min(1.0, 1.0 - elasticity));
   }
 
   /** Throughput elasticity to inflight over the last few steps (1 = scaling, 0 = queueing); NaN without steps. */

@@ -196,6 +196,31 @@ class VegasLimitTunerTest {
     assertThat(tuner.limit()).isEqualTo(2);
   }
 
+  /**
+   * A target the node cannot meet at any limit: its no-load latency (40 ms) is twice the 20 ms target. Below the
+   * knee the latency does not fall with the limit, and throughput falls in proportion to it (elasticity 1), so the
+   * latency rule stops there instead of halving the limit every tick down to its minimum.
+   */
+  @ParameterizedTest(name = "noise {0}")
+  @ValueSource(doubles = {0.0, 0.02, 0.05})
+  void anUnreachableTargetDoesNotStarveTheNodeBelowItsKnee(double noise) {
+    Plant plant = new Plant(new VegasLimitTuner(200, 2, 1_000), 3, noise);
+    plant.baseNanos = 40_000_000;
+    double lowest = Double.MAX_VALUE;
+    double sum = 0;
+    for (int i = 0; i < 600; i++) {
+      int limit = plant.tick();
+      if (i >= 300) {
+        lowest = Math.min(lowest, limit);
+        sum += limit;
+      }
+    }
+    assertThat(lowest).as("lowest limit over ticks 300-600, capacity %d", plant.capacity)
+        .isGreaterThanOrEqualTo(0.4 * plant.capacity);
+    assertThat(sum / 300).as("mean limit over ticks 300-600, capacity %d", plant.capacity)
+        .isGreaterThanOrEqualTo(0.7 * plant.capacity);
+  }
+
   /** A node at its measured no-load latency (anchor 0.5): the queue estimate is 0, so slow start may grow the limit. */
   private static int emptyQueueTick(VegasLimitTuner tuner) {
     return tuner.update(0.5, 0.0, tuner.limit(), 1_000.0);
