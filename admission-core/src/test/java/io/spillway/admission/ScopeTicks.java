@@ -34,7 +34,11 @@ final class ScopeTicks {
 
   /** Updates a scope in the current tick. */
   void update(ScopeRejector scope, double error, double ceiling, boolean saturated) {
-    scope.update(error, distribution, PER_TIER, ceiling, saturated, false, ALL_TIERS);
+    update(scope, error, ceiling, saturated, false);
+  }
+
+  private void update(ScopeRejector scope, double error, double ceiling, boolean saturated, boolean holding) {
+    scope.update(error, distribution, PER_TIER, ceiling, saturated, holding, ALL_TIERS);
   }
 
   /** A tick with one scope. */
@@ -46,6 +50,6 @@ final class ScopeTicks {
   /** A tick with one scope whose ratios the control loop holds (a baseline probe). */
   void holdingTick(ScopeRejector scope, double ceiling) {
     advance();
-    scope.update(0.0, distribution, PER_TIER, ceiling, true, true, ALL_TIERS);
+    update(scope, 0.0, ceiling, true, true);
   }
 }
