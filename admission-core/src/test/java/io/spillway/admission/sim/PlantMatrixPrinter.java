@@ -24,6 +24,8 @@ final class PlantMatrixPrinter {
   /** The figures shown, in column order, with their headers. */
   static final String[][] COLUMNS = {
       {PlantMatrixTest.SETTLE, "settle s (max)"},
+      {PlantMatrixTest.SETTLE_BY_LIMIT, "by the limit alone"},
+      {PlantMatrixTest.SETTLE_BY_RATIO, "by the ratio alone"},
       {PlantMatrixTest.OVERSHOOT, "overshoot (max)"},
       {PlantMatrixTest.CV, "limit CV (max)"},
       {PlantMatrixTest.SETTLED_K, "settled limit / K (last)"},

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntPredicate;
 import java.util.stream.IntStream;
 
 /**
@@ -20,7 +21,7 @@ import java.util.stream.IntStream;
  *   <li>settled limit: the mean over the phase's last 40 %; CV over the same ticks;</li>
  *   <li>settle time: from the phase start to the last tick at which the limit was off its settled mean by more than
  *       10 %, or the ratio (the largest over all scopes, averaged over 1 s) off its settled mean by more than
- *       0.05;</li>
+ *       0.05; and each of the two alone, to tell which one held it;</li>
  *   <li>overshoot: how far the limit went past the settled mean, in the direction it moved from the previous
  *       phase's settled mean (or from the initial limit), as a share of the settled mean.</li>
  * </ul>
@@ -154,12 +155,28 @@ final class PlantRun {
   }
 
   double settleSeconds(Plant.Phase phase) {
+    return Math.max(limitSettleSeconds(phase), ratioSettleSeconds(phase));
+  }
+
+  /** The settle time by the limit alone: the last tick at which it was off its settled mean by more than 10 %. */
+  double limitSettleSeconds(Plant.Phase phase) {
     double limit = settledLimit(phase);
+    return lastOffSeconds(phase, i -> Math.abs(limits.get(i) - limit) > 0.1 * limit);
+  }
+
+  /**
+   * The settle time by the ratio alone: the last tick at which it (averaged over 1 s) was off its settled mean by
+   * more than 0.05.
+   */
+  double ratioSettleSeconds(Plant.Phase phase) {
     double ratio = Arrays.stream(settledTicks(phase)).mapToDouble(this::smoothedRatio).average().orElse(0);
-    int[] all = ticks(phase.startNanos(), phase.endNanos());
+    return lastOffSeconds(phase, i -> Math.abs(smoothedRatio(i) - ratio) > 0.05);
+  }
+
+  private double lastOffSeconds(Plant.Phase phase, IntPredicate off) {
     long lastOff = phase.startNanos();
-    for (int i : all) {
-      if (Math.abs(limits.get(i) - limit) > 0.1 * limit || Math.abs(smoothedRatio(i) - ratio) > 0.05) {
+    for (int i : ticks(phase.startNanos(), phase.endNanos())) {
+      if (off.test(i)) {
         lastOff = times.get(i);
       }
     }
