@@ -200,6 +200,26 @@ class BaselineProbeTest {
     }
   }
 
+  @Test
+  void latencyAboveTheTargetIsMeasuredAgainWithinTheFirstIntervalHoweverFarTheIntervalHasDoubled() {
+    BaselineProbe probe = firstProbe(1);
+    long ended = drainAndEnd(probe, PIN, PIN, BaselineProbe.FIRST_PROBE_DELAY_NANOS);
+    long t = ended;
+    while (!probe.tick(true, true, false, false, SERVICE, PIN, t)) { // the second probe, an interval (10 s) later
+      t += 100 * MS;
+    }
+    ended = drainAndEnd(probe, PIN, PIN, t); // the interval is now 20 s
+    long remeasure = ended + BaselineProbe.FIRST_INTERVAL_NANOS;
+    for (t = ended + 100 * MS; t < remeasure; t += 100 * MS) {
+      assertThat(probe.tick(true, true, true, false, SERVICE, PIN, t)).as("latency above, at %d", t).isFalse();
+    }
+    assertThat(probe.tick(true, true, false, false, SERVICE, PIN, remeasure)).as("latency within its target")
+        .isFalse();
+    assertThat(probe.tick(true, true, true, false, SERVICE, PIN, remeasure + 100 * MS))
+        .as("latency above its target five seconds after the last probe, the baseline as old: measured again")
+        .isTrue();
+  }
+
   /**
    * A probe that started at {@code start}: pinned to {@code pin} with {@code inflight} requests still running, which
    * drain in one tick; it samples on the next, and a fresh value 300 ms after the start ends it. Returns that time.
