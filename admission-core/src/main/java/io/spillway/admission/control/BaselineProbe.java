@@ -83,7 +83,7 @@ public final class BaselineProbe {
    *     limit is cut further (the node may just have got slower: a new normal, not a queue); such a probe is due
    *     {@link #FIRST_INTERVAL_NANOS} after the last one ended, however far the interval has doubled since: a node
    *     3 times slower under the same load otherwise waited up to 20 s for it while the target learned before the
-   *     slowdown read its no-load latency as a queue and cut its limit ({@code SlowerNodeRemeasuredScenarioTest})
+   *     slowdown read its no-load latency as a queue and cut its limit ({@code SlowerNodeScenarioTest})
    * @param freshBaseline whether a baseline pooled a new value this tick (a low-load tick or a probe sample)
    * @param meanServiceNanos the node's mean service time, which sizes a probe that starts now
    * @param pinNow the limit a probe that starts now would pin: when it is at most half the last probe's pin (the
