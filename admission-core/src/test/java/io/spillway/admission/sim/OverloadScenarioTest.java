@@ -125,7 +125,7 @@ class OverloadScenarioTest {
     assertThat(critical * 1.0 / (END * 1e-9)).as("T0+T1 demand below 0.8 C").isLessThan(0.8 * CAPACITY);
     TierOrder order = tierOrder(sim);
     assertThat(order.checked).as("windows where a tier was shed").isPositive();
-    c.atMost("seconds out of tier order", secondsOutOfTierOrder(sim), 0);
+    c.atMost("seconds out of tier order", TierOrderAudit.slidingSecondsOutOfOrder(sim), 0);
     c.atLeast("goodput/C", sim.goodputPerSecond(SETTLED, END) / CAPACITY, 0.90)
         .atLeast("T0+T1 success", (double) criticalOk / critical, 0.999)
         .atMost("T0 shed", sim.count(Reason.SHED_TIER.ordinal(), 0, END, null, Tier.T0, Tier.T0), 0)
@@ -169,39 +169,6 @@ class OverloadScenarioTest {
 
   private static double mean(java.util.List<Integer> values) {
     return values.stream().mapToInt(Integer::intValue).average().orElse(Double.NaN);
-  }
-
-  /**
-   * The one-second spans (sliding by a tick) in which the rejector shed a request of some tier k with
-   * {@code SHED_TIER} and let a request of a less important tier past it (CLIENT_LIMIT aside), across op types: the
-   * per-node, per-second tier order of issue #10. Requests count in the tick they arrived in.
-   */
-  static int secondsOutOfTierOrder(Simulation sim) {
-    int perSecond = (int) (SECOND / sim.tickNanos());
-    int out = 0;
-    for (int start = 0; start + perSecond <= sim.windowCount(); start++) {
-      int mostImportantShed = Tier.count();
-      int leastImportantPassed = -1;
-      for (int w = start; w < start + perSecond; w++) {
-        for (OpType op : OpType.values()) {
-          for (Tier tier : Tier.values()) {
-            long shed = sim.count(w, op, tier, Reason.SHED_TIER.ordinal());
-            long passed = sim.count(w, op, tier, Simulation.OFFERED) - shed
-                - sim.count(w, op, tier, Reason.CLIENT_LIMIT.ordinal());
-            if (shed > 0) {
-              mostImportantShed = Math.min(mostImportantShed, tier.ordinal());
-            }
-            if (passed > 0) {
-              leastImportantPassed = Math.max(leastImportantPassed, tier.ordinal());
-            }
-          }
-        }
-      }
-      if (leastImportantPassed > mostImportantShed) {
-        out++;
-      }
-    }
-    return out;
   }
 
   /** Tier-order evidence: windows checked, and the largest share of a lower tier let past while a higher was shed. */

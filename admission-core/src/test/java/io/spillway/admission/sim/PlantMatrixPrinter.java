@@ -32,6 +32,7 @@ final class PlantMatrixPrinter {
       {PlantMatrixTest.GOODPUT, "goodput / min(offered, C) (min)"},
       {PlantMatrixTest.CRITICAL, "T0+T1 success"},
       {PlantMatrixTest.ZERO_RATIO, "s to ratio 0"},
+      {PlantMatrixTest.TIER_ORDER, "s out of tier order"},
   };
 
   /** One judged cell. */

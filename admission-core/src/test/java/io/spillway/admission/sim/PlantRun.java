@@ -27,7 +27,7 @@ import java.util.stream.IntStream;
  * </ul>
  * Per phase, from 2 s after its start: goodput as completions over {@code Σ min(arrivals, C / slowdown)} in 1 s
  * buckets. Over the whole run: T0 + T1 success (their demand, 12 % of the load, is always below the capacity
- * here). For {@link Plant.Shape#STUCK}: the seconds after the load drop until every ratio is 0 for good.
+ * here), and the seconds out of tier order ({@link TierOrderAudit}). For {@link Plant.Shape#STUCK}: the seconds after the load drop until every ratio is 0 for good.
  */
 final class PlantRun {
 
@@ -227,6 +227,14 @@ final class PlantRun {
   double criticalSuccess() {
     return (double) sim.count(Simulation.SUCCEEDED, 0, endNanos, OpType.READ, Tier.T0, Tier.T1)
         / sim.count(Simulation.OFFERED, 0, endNanos, OpType.READ, Tier.T0, Tier.T1);
+  }
+
+  /**
+   * The seconds of the run (its clock's, as the demo's audit counts them) in which the node shed a tier with
+   * {@code SHED_TIER} and let a less important tier past the rejector.
+   */
+  int secondsOutOfTierOrder() {
+    return TierOrderAudit.secondsOutOfOrder(sim, endNanos);
   }
 
   /** Seconds after the start of the last phase until every scope's ratio is 0 for the rest of the run. */
