@@ -38,7 +38,12 @@ package io.spillway.admission.control;
  *       start that halves as the node's queue fills, up to the limit at the last decrease and no further (TCP's
  *       slow-start threshold, RFC 5681 §3.1): past the level at which the node last queued, a tick at which the
  *       noisy p90 happens to read its no-load value adds {@code lg}, not half the limit. A baseline probe clears
- *       the threshold ({@link #restartSlowStart}).</li>
+ *       the threshold ({@link #restartSlowStart}). Without a measured anchor (a configured latency target, which no
+ *       probe measures) the first slow start runs on the elasticity's evidence instead: while throughput moves in
+ *       proportion to inflight and no decrease has happened yet, by a quarter of the limit per step. For a few ticks
+ *       after such a step a latency rise neither re-anchors the inferred anchor nor counts as "below the knee", and
+ *       the decrease that ends it forgets the climb's elasticity and covariance: an oversized step's queue would
+ *       otherwise be read as the node's new no-load latency (a limit of 153 on a node of 100).</li>
  *   <li>Otherwise hold; {@code r = NaN} (no latency data this tick) applies only the error rule.</li>
  * </ol>
  * Every decrease needs the limit to <b>bind</b> in the interval (inflight reached it, or requests queued for a
@@ -55,6 +60,18 @@ public final class VegasLimitTuner {
   private static final double MIN_STEP = 0.01;
   /** Largest relative growth per step with a measured anchor and an empty node queue. */
   private static final double SLOW_START_GROWTH = 0.5;
+  /**
+   * Largest relative growth per step of the first slow start on an inferred anchor: half the measured one, since
+   * the queue estimate it stops on is only as good as the lowest latency seen so far (at 0.5 the synchronous-caller
+   * sweep read 0.898 on one seed of twenty at 6 × C, at 0.25 its lowest stays 0.905).
+   */
+  private static final double INFERRED_SLOW_START_GROWTH = 0.25;
+  /**
+   * Ticks after a slow-start step on an inferred anchor in which a latency rise neither re-anchors it nor counts as
+   * "below the knee": the smoothed p90 shows the step a tick or two late, while the elasticity still remembers the
+   * climb.
+   */
+  private static final int INFERRED_SLOW_START_HOLD_TICKS = 3;
   private static final double ELASTICITY_TOLERANCE = 0.5;
   private static final double ELASTICITY_DISCOUNT = 0.7;
   private static final double NOISE_WEIGHT = 0.1;
@@ -77,6 +94,8 @@ public final class VegasLimitTuner {
   private double stepNoiseVariance;
   /** The limit at the last decrease: slow start grows up to it, not past it (TCP's ssthresh). */
   private double slowStartThreshold = Double.POSITIVE_INFINITY;
+  /** Ticks left in which a rise of the latency may not re-anchor an inferred anchor (after a slow-start step). */
+  private int reanchorHold;
 
   /**
    * Creates a tuner with {@link VegasTuning#defaults()}.
@@ -156,7 +175,7 @@ public final class VegasLimitTuner {
     if (latencyRatio > 0.0 && Double.isFinite(latencyRatio)) {
       if (measuredAnchor > 0.0) {
         anchor = measuredAnchor; // a measured no-load latency: nothing to infer
-      } else if (!(anchor <= latencyRatio) || scaling) {
+      } else if (!(anchor <= latencyRatio) || scaling && reanchorHold == 0) {
         anchor = latencyRatio; // first sample, a lower latency, or a rise that came with more work
       }
       double lg = Math.max(1.0, Math.log10(estimate));
@@ -164,11 +183,12 @@ public final class VegasLimitTuner {
       lastQueue = queue;
       // Below the knee a lower limit no longer lowers the latency, only the throughput (elasticity 1): the latency
       // and queue rules stop there, and the latency rule weakens as the elasticity rises towards it.
-      if (latencyRatio > 1.0 && !proportional) {
+      boolean belowKnee = proportional && reanchorHold == 0;
+      if (latencyRatio > 1.0 && !belowKnee) {
         factor = Math.min(factor, 1.0 - aboveKnee() * tuning.latencyDecreaseGain() * (latencyRatio - 1.0));
       }
       double beta = tuning.betaLog10() * lg;
-      if (queue > beta && !proportional) {
+      if (queue > beta && !belowKnee) {
         factor = Math.min(factor, 1.0 - tuning.queueDecreaseGain() * (queue - beta) / estimate);
       }
       boolean queueing = queue > tuning.alphaLog10() * lg;
@@ -176,23 +196,36 @@ public final class VegasLimitTuner {
         factor = Math.min(factor, 1.0 - tuning.thrashDecreaseFraction());
       }
       mayIncrease = !queueing && !thrashing && used >= tuning.utilisationFraction() * estimate;
-      if (mayIncrease && measuredAnchor > 0.0 && estimate < slowStartThreshold) {
+      boolean firstSlowStart = proportional && slowStartThreshold == Double.POSITIVE_INFINITY;
+      if (mayIncrease && (measuredAnchor > 0.0 || firstSlowStart) && estimate < slowStartThreshold) {
         // Slow start: with a measured no-load latency, an empty node queue is known to be empty, so the limit may
         // grow in proportion to the room left below alpha (by half at an empty queue, by lg near alpha): a node of
         // thousands of workers is reached in seconds, not in the hours that +log10(L) per period would take.
         double room = Math.min(1.0, 1.0 - queue / (tuning.alphaLog10() * lg));
-        double slowStart = SLOW_START_GROWTH * estimate * room;
+        double growth = measuredAnchor > 0.0 ? SLOW_START_GROWTH : INFERRED_SLOW_START_GROWTH;
+        double slowStart = growth * estimate * room;
         increase = Math.max(increase, Math.min(slowStart, slowStartThreshold - estimate));
       }
     }
+    boolean slowStartStep = false;
     if (factor < 1.0) {
       if (limitBinding) {
+        if (reanchorHold > 0) {
+          // The first decrease after a slow start on inferred evidence: the climb's steps said "below the knee", the
+          // node now queues, so that evidence is about the climb, not about where the limit is.
+          guard.clear();
+          elasticityNumerator = 0.0;
+          elasticityDenominator = 0.0;
+        }
         slowStartThreshold = estimate;
         estimate *= Math.max(1.0 - tuning.maxDecreaseFraction(), factor);
       }
     } else if (mayIncrease) {
+      slowStartStep = increase > Math.max(1.0, Math.log10(estimate));
       estimate += increase;
     }
+    reanchorHold = slowStartStep && !(measuredAnchor > 0.0) ? INFERRED_SLOW_START_HOLD_TICKS
+        : Math.max(0, reanchorHold - 1);
     estimate = clamp(estimate);
     limit = (int) Math.round(estimate);
     return limit;

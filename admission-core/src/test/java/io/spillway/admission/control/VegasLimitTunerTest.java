@@ -222,6 +222,29 @@ class VegasLimitTunerTest {
     return tuner.update(0.5, 0.0, tuner.limit(), 1_000.0);
   }
 
+  /**
+   * A configured target and no probe: no measured anchor. A node of 1,000 servers under overload from a limit of 64
+   * climbs by the first slow start on the elasticity's evidence (throughput moving with inflight) until its first
+   * decrease: after 40 ticks 908, 518 and 430 at noise 0, 0.02 and 0.05 (a noisy tick ends it early), against 144
+   * for {@code +lg} a tick. Noise-free it then settles at the knee (1,016), not on the queue its last step built.
+   * With noise the limit settles at 408–420 and 136, with or without the slow start: on a limit of hundreds the
+   * latency's noise alone reads as a queue above alpha (open, docs/admission-control-loops.md).
+   */
+  @ParameterizedTest(name = "noise {0}")
+  @ValueSource(doubles = {0.0, 0.02, 0.05})
+  void withoutAMeasuredAnchorTheFirstSlowStartClimbsToALargeNode(double noise) {
+    Plant plant = new Plant(new VegasLimitTuner(64, 2, 10_000), 11, noise);
+    plant.capacity = 1_000;
+    plant.run(40);
+    assertThat(plant.tuner.limit()).as("limit after 40 ticks").isGreaterThanOrEqualTo(350);
+    if (noise == 0.0) {
+      plant.run(400);
+      double[] settled = plant.run(300);
+      assertThat(settled[0]).as("mean limit").isBetween(1_000.0, 1_250.0);
+      assertThat(settled[1]).as("coefficient of variation").isLessThanOrEqualTo(0.10);
+    }
+  }
+
   @Test
   void slowStartRegainsTheLastDecreaseAndGrowsPastItByLog10Only() {
     VegasLimitTuner tuner = new VegasLimitTuner(100, 1, 10_000);
