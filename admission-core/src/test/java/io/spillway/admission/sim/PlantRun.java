@@ -27,7 +27,8 @@ import java.util.stream.IntStream;
  * </ul>
  * Per phase, from 2 s after its start: goodput as completions over {@code Σ min(arrivals, C / slowdown)} in 1 s
  * buckets. Over the whole run: T0 + T1 success (their demand, 12 % of the load, is always below the capacity
- * here), and the seconds out of tier order ({@link TierOrderAudit}). For {@link Plant.Shape#STUCK}: the seconds after the load drop until every ratio is 0 for good.
+ * here), and the seconds out of tier order ({@link TierOrderAudit}). For {@link Plant.Shape#STUCK}: the seconds
+ * after the load drop until every ratio is 0 for good.
  */
 final class PlantRun {
 
