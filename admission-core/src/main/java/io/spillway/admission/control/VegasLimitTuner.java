@@ -170,10 +170,12 @@ public final class VegasLimitTuner {
       factor = 1.0 - (errors - tuning.errorRateThreshold());
     }
     boolean mayIncrease = false;
+    boolean measured = measuredAnchor > 0.0;
+    boolean inferredSlowStartStep = false; // the increase is a slow-start step taken on an inferred anchor
     double increase = Math.max(1.0, Math.log10(estimate));
     lastLatencyRatio = latencyRatio;
     if (latencyRatio > 0.0 && Double.isFinite(latencyRatio)) {
-      if (measuredAnchor > 0.0) {
+      if (measured) {
         anchor = measuredAnchor; // a measured no-load latency: nothing to infer
       } else if (!(anchor <= latencyRatio) || scaling && reanchorHold == 0) {
         anchor = latencyRatio; // first sample, a lower latency, or a rise that came with more work
@@ -197,17 +199,17 @@ public final class VegasLimitTuner {
       }
       mayIncrease = !queueing && !thrashing && used >= tuning.utilisationFraction() * estimate;
       boolean firstSlowStart = proportional && slowStartThreshold == Double.POSITIVE_INFINITY;
-      if (mayIncrease && (measuredAnchor > 0.0 || firstSlowStart) && estimate < slowStartThreshold) {
+      if (mayIncrease && (measured || firstSlowStart) && estimate < slowStartThreshold) {
         // Slow start: with a measured no-load latency, an empty node queue is known to be empty, so the limit may
         // grow in proportion to the room left below alpha (by half at an empty queue, by lg near alpha): a node of
         // thousands of workers is reached in seconds, not in the hours that +log10(L) per period would take.
         double room = Math.min(1.0, 1.0 - queue / (tuning.alphaLog10() * lg));
-        double growth = measuredAnchor > 0.0 ? SLOW_START_GROWTH : INFERRED_SLOW_START_GROWTH;
-        double slowStart = growth * estimate * room;
-        increase = Math.max(increase, Math.min(slowStart, slowStartThreshold - estimate));
+        double slowStart = (measured ? SLOW_START_GROWTH : INFERRED_SLOW_START_GROWTH) * estimate * room;
+        double step = Math.min(slowStart, slowStartThreshold - estimate);
+        inferredSlowStartStep = !measured && step > increase;
+        increase = Math.max(increase, step);
       }
     }
-    boolean slowStartStep = false;
     if (factor < 1.0) {
       if (limitBinding) {
         if (reanchorHold > 0) {
@@ -221,11 +223,10 @@ public final class VegasLimitTuner {
         estimate *= Math.max(1.0 - tuning.maxDecreaseFraction(), factor);
       }
     } else if (mayIncrease) {
-      slowStartStep = increase > Math.max(1.0, Math.log10(estimate));
       estimate += increase;
     }
-    reanchorHold = slowStartStep && !(measuredAnchor > 0.0) ? INFERRED_SLOW_START_HOLD_TICKS
-        : Math.max(0, reanchorHold - 1);
+    boolean steppedOnInference = factor >= 1.0 && inferredSlowStartStep;
+    reanchorHold = steppedOnInference ? INFERRED_SLOW_START_HOLD_TICKS : Math.max(0, reanchorHold - 1);
     estimate = clamp(estimate);
     limit = (int) Math.round(estimate);
     return limit;
