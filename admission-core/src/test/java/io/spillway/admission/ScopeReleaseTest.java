@@ -39,6 +39,55 @@ class ScopeReleaseTest {
         .isGreaterThan(steady.cut());
   }
 
+  @Test
+  void ticksHeldForAProbeDoNotCountAsAnIdleNode() {
+    ScopeTicks ticks = new ScopeTicks();
+    ScopeRejector steady = ticks.newScope();
+    ScopeRejector probed = ticks.newScope();
+    for (int i = 0; i < 60 && probed.cut() > 3 * PER_TIER; i++) {
+      tick(ticks, 1.0, steady, true, probed, true);
+    }
+    assertThat(probed.cut()).as("the overload's cut").isLessThanOrEqualTo(3 * PER_TIER);
+    for (int i = 0; i < 5; i++) { // a probe's pin and drain: ratios held, the limit not binding
+      ticks.advance();
+      ticks.update(steady, 0.0, 1.0, true);
+      ticks.updateHeld(probed, 1.0, false);
+    }
+
+    tick(ticks, RELIEF, steady, true, probed, false); // the hold is over, the node not saturated yet
+    tick(ticks, RELIEF, steady, true, probed, false);
+    tick(ticks, RELIEF, steady, true, probed, false);
+    assertThat(probed.ratio()).as("still shedding").isPositive();
+    assertThat(probed.cut()).as("500 ms held, then 200 ms unsaturated: the cut keeps the tier dwell")
+        .isEqualTo(steady.cut());
+
+    tick(ticks, RELIEF, steady, true, probed, false);
+    assertThat(probed.cut()).as("300 ms unsaturated after the hold: an idle node, released at once")
+        .isGreaterThan(steady.cut());
+  }
+
+  @Test
+  void aCeilingOfZeroOnASaturatedNodeReleasesThroughTheTierDwell() {
+    ScopeTicks ticks = new ScopeTicks();
+    ScopeRejector scope = ticks.newScope();
+    for (int i = 0; i < 60 && scope.cut() > 3 * PER_TIER; i++) {
+      ticks.tick(scope, 1.0, 1.0, true);
+    }
+    int overloadCut = scope.cut();
+    assertThat(overloadCut).as("the overload's cut").isLessThanOrEqualTo(3 * PER_TIER);
+    int boundary = (overloadCut / PER_TIER + 1) * PER_TIER;
+
+    // Still over target by its own error, but Little's estimate says the node completes every arrival at its limit.
+    ticks.tick(scope, 1.0, 0.0, true);
+    assertThat(scope.ratio()).as("the ceiling's ratio").isZero();
+    assertThat(scope.cut()).as("the tier it was shedding admitted whole, the next ones still shed")
+        .isEqualTo(boundary);
+    for (int i = 0; i < 10; i++) {
+      ticks.tick(scope, 1.0, 0.0, true);
+    }
+    assertThat(scope.cut()).as("a second later the dwell still holds the next tier back").isEqualTo(boundary);
+  }
+
   private static void tick(ScopeTicks ticks, double error, ScopeRejector a, boolean aSaturated, ScopeRejector b,
       boolean bSaturated) {
     ticks.advance();

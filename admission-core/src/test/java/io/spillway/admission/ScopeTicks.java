@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * arrivals: six tiers of two cohorts, 100 ms ticks, every tier arriving.
  */
 final class ScopeTicks {
-  private static final int LEVELS = 12;
+  static final int LEVELS = 12;
   static final int PER_TIER = 2;
   private static final long TICK = 100_000_000L;
   private static final long ALL_TIERS = (1L << Tier.count()) - 1;
@@ -50,6 +50,14 @@ final class ScopeTicks {
   /** A tick with one scope whose ratios the control loop holds (a baseline probe). */
   void holdingTick(ScopeRejector scope, double ceiling) {
     advance();
-    update(scope, 0.0, ceiling, true, true);
+    updateHeld(scope, ceiling, true);
+  }
+
+  /**
+   * Updates a scope whose ratios the control loop holds in the current tick, on a node that is saturated or not (a
+   * probe's pin, or the drain of the queue it built).
+   */
+  void updateHeld(ScopeRejector scope, double ceiling, boolean saturated) {
+    update(scope, 0.0, ceiling, saturated, true);
   }
 }

@@ -49,7 +49,9 @@ public final class ScopeRejector {
    * unsaturated tick is not an idle node: at 5 × C, with the cut shedding most arrivals, the limit stops binding for a
    * tick now and then; releasing at once on such a tick admitted t3 and t4 for a tick and shed t2 again on the next
    * (row (e) of the demo: 11–17 of 87 node-seconds out of tier order). Three ticks of 100 ms keep an idle node's
-   * release well within its second.
+   * release well within its second. Ticks in which the control loop holds the ratios for a baseline probe do not
+   * count: the pin, and the drain of the queue it built, keep the node below its limit by design; a node that came
+   * out of a probe's hold after 300 ms of such ticks released a cut at t2 at once into a queue of 90 (row (e)).
    */
   static final long RELEASE_AFTER_UNSATURATED_NANOS = 300_000_000L;
   /** How far ahead an embedder's backlog signal is forecast ({@link BacklogForecast}). */
@@ -77,7 +79,7 @@ public final class ScopeRejector {
   private final Ticker ticker;
   /** Whether the guard held the cut back from shedding more at the last update. */
   private boolean heldBack;
-  /** When the node's ticks last turned unsaturated, or {@code Long.MIN_VALUE} while it is saturated. */
+  /** When the node's ticks last turned unsaturated, or {@code Long.MIN_VALUE} while saturated or held for a probe. */
   private long unsaturatedSince = Long.MIN_VALUE;
   private Signal[] signals = new Signal[0];
   /** The value of each signal as last read by {@link #readSignals}, NaN before or when the read threw. */
@@ -190,7 +192,12 @@ public final class ScopeRejector {
    * unsaturated node or while the loop is {@code holding}, the integral follows the ceiling down
    * ({@link PidController#track}). The cut then keeps tier order
    * ({@link TierOrderGuard}), except that a node that has not been {@code saturated} for
-   * {@link #RELEASE_AFTER_UNSATURATED_NANOS} releases shedding at once; while the
+   * {@link #RELEASE_AFTER_UNSATURATED_NANOS} (outside a probe's hold) releases shedding at once, and so does a scope
+   * whose PID asks for no shedding, or whose node is not saturated while its ceiling allows none. On a saturated
+   * node a ceiling of 0 is Little's estimate of what the node completes at its limit, not evidence of room: on a node
+   * that answers some requests fast (reads proxied to a leader) and the rest slowly, the estimate runs ahead of the
+   * node, and releasing at once on it admitted t4 within the second t2 was shed (demo row (e)); the cut then follows
+   * the ceiling through the dwell. While the
    * guard holds the cut back from shedding more, a positive error counts as none too, so the ratio waits at the
    * boundary with the cut instead of winding up and overshooting once the guard lets go. (Holding a release the
    * same way was tried: the ratio then cycles wider, and 6 × overload drops 8–9 % of its requests from the queues
@@ -236,13 +243,13 @@ public final class ScopeRejector {
     long now = ticker.read();
     guard.observe(cut, levelsPerTier, arrivedTiers, now);
     int wanted = distribution.cut(r, firstSheddableLevel, cut, levelsPerTier, TIER_MARGIN);
-    if (saturated) {
+    if (saturated || holding) {
       unsaturatedSince = Long.MIN_VALUE;
     } else if (unsaturatedSince == Long.MIN_VALUE) {
       unsaturatedSince = now;
     }
-    boolean idle = !saturated && now - unsaturatedSince >= RELEASE_AFTER_UNSATURATED_NANOS;
-    boolean releaseAtOnce = wanted > cut && (idle || r == 0.0);
+    boolean idle = unsaturatedSince != Long.MIN_VALUE && now - unsaturatedSince >= RELEASE_AFTER_UNSATURATED_NANOS;
+    boolean releaseAtOnce = wanted > cut && (idle || output == 0.0 || r == 0.0 && !saturated);
     boolean guarded = !releaseAtOnce && ownSignalsOnly();
     int next = guarded ? guard.bound(wanted, levelsPerTier, now) : wanted;
     heldBack = next > wanted;
