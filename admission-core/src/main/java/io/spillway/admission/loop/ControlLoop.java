@@ -105,6 +105,14 @@ public final class ControlLoop {
   static final int POST_PROBE_SETTLE_TICKS = 10;
   /** The ALL scope admits at least this fraction of what the node completes at its limit (Little's law). */
   static final double CEILING_ADMIT = 0.9;
+  /**
+   * A node keeps up with its load while its arrivals (shed ones included) are at most this multiple of its
+   * completions. A configured latency target missed on such a node asks for a baseline probe: the latency rose
+   * without a backlog, so the node may have got slower (a slow disk, a busy host), and only a measured no-load
+   * latency tells that from a queue. Under an overload, arrivals several times the completions, a missed target is
+   * the queue it looks like, and probing there would only cost the critical tiers the pin.
+   */
+  static final double KEEPING_UP = 1.1;
   /** EWMA weight of each tick's arrival rate in the ceiling's estimate (about 3 ticks). */
   static final double CEILING_SMOOTHING = 0.3;
   /** EWMA weight of each tick's inflight sample in the average that measures idle permits (about 3 ticks). */
@@ -183,6 +191,10 @@ public final class ControlLoop {
   private int pinnedLimit;
   private int settlingTicks;
   private double arrivalRate = Double.NaN;
+  /** EWMA of the completions per second, smoothed as {@link #arrivalRate}. */
+  private double completionRate = Double.NaN;
+  /** Whether the op type the tuner last judged the latency by has a configured (not a learned) target. */
+  private boolean worstTargetConfigured;
   /** What the node completed per second at its tuned limit when the probe under way pinned it (NaN: unknown). */
   private double completableBeforeProbe = Double.NaN;
   private long ticks;
@@ -328,6 +340,8 @@ public final class ControlLoop {
     double errors01 = finished > 0 ? (double) newErrors / finished : 0.0;
     errorSignal.set(finished > 0 ? errors01 : Double.NaN);
     double throughput = finished / dt;
+    completionRate = Double.isNaN(completionRate) ? throughput
+        : completionRate + CEILING_SMOOTHING * (throughput - completionRate);
     if (completions > 0) {
       meanServiceNanos = latency.meanServiceNanos();
     }
@@ -341,7 +355,9 @@ public final class ControlLoop {
     servedConcurrency = served.max(noLoadNanos, now);
     double criticalPermits = criticalPermits();
     int pin = Math.max(probePin(c.limitMin, tuner.limit()), (int) Math.min(tuner.limit(), criticalPermits));
-    boolean pinned = probe.tick(saturatedNow, baselineKnown, tuner.lastLatencyRatio() > 1.0, freshBaseline,
+    boolean aboveTarget = tuner.lastLatencyRatio() > 1.0
+        && (!worstTargetConfigured || arrivalRate <= KEEPING_UP * completionRate); // NaN rates: no evidence
+    boolean pinned = probe.tick(saturatedNow, baselineKnown, aboveTarget, freshBaseline,
         meanServiceNanos, pin, now);
     int limit;
     if (pinned) {
@@ -573,12 +589,14 @@ public final class ControlLoop {
     }
     double worst = Double.NaN;
     double noLoad = Double.NaN;
+    worstTargetConfigured = false;
     for (int i = 0; i < OpType.count(); i++) {
       double target = latencyTargetNanos(c, i);
       double ratio = period.p90Nanos(i) / target;
       if (ratio > 0 && (Double.isNaN(worst) || ratio > worst)) {
         worst = ratio;
         noLoad = baselines[i].nanos() / target;
+        worstTargetConfigured = c.queuesLatencyTargetNanos[i] > 0;
       }
     }
     int previous = tuner.limit();

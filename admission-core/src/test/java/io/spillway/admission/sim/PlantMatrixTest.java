@@ -56,6 +56,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  *       the cut at a tier boundary for a second while the ramp climbs), and FITTED S 20 ms K 20 STUCK 0.76 → 0.27,
  *       T0 + T1 1.00 → 0.99 (reads 0.29 and 0.994: the absolute 60 ms target is unreachable on the 7 × slower node, the tuner collapses the limit
  *       to 1 and the node stays saturated, the bad mode this cell already showed on other seeds).</li>
+ *   <li>re-set when a configured target missed on a node that keeps up with its load made a baseline probe due
+ *       ({@code SlowerNodeScenarioTest}): FITTED S 20 ms K 60 SLOW_NODE 0.03 → 0.93, T0 + T1 0.73 → 0.97 (seeds 1–6
+ *       read 0.96–1.00 and 0.997–1, against 0.14–0.33 before: the limit collapsed to 11 and the scope shed 60–80 %),
+ *       and FITTED S 1 ms K 3 STEP 0.95 → 0.91 (seeds 1–6 read 0.936–0.956 against 0.96–0.97: at 1 × C the node
+ *       keeps up with a p90 above its 3 ms target, and the probe that measures it costs the 1 × phase its pin).</li>
  *   <li>on the 1 ms and 20 ms plants, at most {@link #TIER_ORDER_CEILING} seconds out of tier order per cell
  *       ({@link TierOrderAudit}, the demo's per-node, per-second audit). Seeds 1–6: 0 or 1 in most cells, 2 in a few,
  *       always at a load drop; with the tier dwell off ({@code ScopeRejector.TIER_DWELL_NANOS} 0) 31 cells of seed 1
@@ -144,7 +149,7 @@ class PlantMatrixTest {
       FITTED   1  1   RAMP      0.91 0.97 -
       FITTED   1  1   SLOW_NODE 0.95 1.00 -
       FITTED   1  1   STUCK     0.89 1.00 -
-      FITTED   1  3   STEP      0.95 1.00 -
+      FITTED   1  3   STEP      0.91 1.00 -
       FITTED   1  3   RAMP      0.92 0.96 -
       FITTED   1  3   SLOW_NODE 0.95 1.00 -
       FITTED   1  3   STUCK     0.35 0.97 -
@@ -166,7 +171,7 @@ class PlantMatrixTest {
       FITTED   20 20  STUCK     0.27 0.99 -
       FITTED   20 60  STEP      0.95 1.00 -
       FITTED   20 60  RAMP      0.95 1.00 -
-      FITTED   20 60  SLOW_NODE 0.03 0.73 -
+      FITTED   20 60  SLOW_NODE 0.93 0.97 -
       FITTED   20 60  STUCK     0.03 0.96 -
       FITTED   20 200 STEP      0.35 0.94 -
       FITTED   20 200 RAMP      0.41 0.97 -
