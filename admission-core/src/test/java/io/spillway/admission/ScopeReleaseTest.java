@@ -22,21 +22,9 @@ class ScopeReleaseTest {
     // Two scopes fed the same errors; the node of one of them stops looking saturated.
     ScopeRejector steady = ticks.newScope();
     ScopeRejector flicker = ticks.newScope();
-    for (int i = 0; i < 60 && flicker.cut() > 3 * PER_TIER; i++) { // overload until the cut sheds t3 and beyond
-      tick(ticks, 1.0, steady, true, flicker, true);
-    }
-    assertThat(flicker.cut()).as("the overload's cut").isLessThanOrEqualTo(3 * PER_TIER);
+    overload(ticks, steady, flicker);
 
-    tick(ticks, -1.0, steady, true, flicker, false); // ticks in which the limit did not bind
-    tick(ticks, RELIEF, steady, true, flicker, false);
-    tick(ticks, RELIEF, steady, true, flicker, false);
-    assertThat(flicker.ratio()).as("still shedding").isPositive();
-    assertThat(flicker.cut()).as("200 ms unsaturated: the cut keeps the tier dwell").isEqualTo(steady.cut());
-
-    tick(ticks, RELIEF, steady, true, flicker, false);
-    assertThat(flicker.ratio()).as("still shedding").isPositive();
-    assertThat(flicker.cut()).as("300 ms without saturation: an idle node, released at once")
-        .isGreaterThan(steady.cut());
+    releasedAtOnceAfterThreeHundredMilliseconds(ticks, -1.0, steady, flicker); // the limit stops binding
   }
 
   @Test
@@ -44,26 +32,15 @@ class ScopeReleaseTest {
     ScopeTicks ticks = new ScopeTicks();
     ScopeRejector steady = ticks.newScope();
     ScopeRejector probed = ticks.newScope();
-    for (int i = 0; i < 60 && probed.cut() > 3 * PER_TIER; i++) {
-      tick(ticks, 1.0, steady, true, probed, true);
-    }
-    assertThat(probed.cut()).as("the overload's cut").isLessThanOrEqualTo(3 * PER_TIER);
+    overload(ticks, steady, probed);
     for (int i = 0; i < 5; i++) { // a probe's pin and drain: ratios held, the limit not binding
       ticks.advance();
       ticks.update(steady, 0.0, 1.0, true);
       ticks.updateHeld(probed, 1.0, false);
     }
 
-    tick(ticks, RELIEF, steady, true, probed, false); // the hold is over, the node not saturated yet
-    tick(ticks, RELIEF, steady, true, probed, false);
-    tick(ticks, RELIEF, steady, true, probed, false);
-    assertThat(probed.ratio()).as("still shedding").isPositive();
-    assertThat(probed.cut()).as("500 ms held, then 200 ms unsaturated: the cut keeps the tier dwell")
-        .isEqualTo(steady.cut());
-
-    tick(ticks, RELIEF, steady, true, probed, false);
-    assertThat(probed.cut()).as("300 ms unsaturated after the hold: an idle node, released at once")
-        .isGreaterThan(steady.cut());
+    // The hold is over and the node is not saturated yet: the 300 ms start now, not with the hold.
+    releasedAtOnceAfterThreeHundredMilliseconds(ticks, RELIEF, steady, probed);
   }
 
   @Test
@@ -86,6 +63,33 @@ class ScopeReleaseTest {
       ticks.tick(scope, 1.0, 0.0, true);
     }
     assertThat(scope.cut()).as("a second later the dwell still holds the next tier back").isEqualTo(boundary);
+  }
+
+  /**
+   * Four unsaturated ticks of {@code idle} (the first with {@code firstError}, the rest a little below target) beside
+   * the saturated {@code steady}: after 200 ms the cut still keeps the tier dwell, after 300 ms it is released at
+   * once past it, the ratio still positive.
+   */
+  private static void releasedAtOnceAfterThreeHundredMilliseconds(ScopeTicks ticks, double firstError,
+      ScopeRejector steady, ScopeRejector idle) {
+    tick(ticks, firstError, steady, true, idle, false);
+    tick(ticks, RELIEF, steady, true, idle, false);
+    tick(ticks, RELIEF, steady, true, idle, false);
+    assertThat(idle.ratio()).as("still shedding").isPositive();
+    assertThat(idle.cut()).as("200 ms unsaturated: the cut keeps the tier dwell").isEqualTo(steady.cut());
+
+    tick(ticks, RELIEF, steady, true, idle, false);
+    assertThat(idle.ratio()).as("still shedding").isPositive();
+    assertThat(idle.cut()).as("300 ms without saturation: an idle node, released at once")
+        .isGreaterThan(steady.cut());
+  }
+
+  /** Overloads both scopes' saturated nodes until the second one's cut sheds t3 and beyond. */
+  private static void overload(ScopeTicks ticks, ScopeRejector a, ScopeRejector b) {
+    for (int i = 0; i < 60 && b.cut() > 3 * PER_TIER; i++) {
+      tick(ticks, 1.0, a, true, b, true);
+    }
+    assertThat(b.cut()).as("the overload's cut").isLessThanOrEqualTo(3 * PER_TIER);
   }
 
   private static void tick(ScopeTicks ticks, double error, ScopeRejector a, boolean aSaturated, ScopeRejector b,
