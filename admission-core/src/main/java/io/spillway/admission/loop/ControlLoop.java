@@ -106,13 +106,17 @@ public final class ControlLoop {
   /** The ALL scope admits at least this fraction of what the node completes at its limit (Little's law). */
   static final double CEILING_ADMIT = 0.9;
   /**
-   * A node keeps up with its load while its arrivals (shed ones included) are at most this multiple of its
-   * completions. A configured latency target missed on such a node asks for a baseline probe: the latency rose
-   * without a backlog, so the node may have got slower (a slow disk, a busy host), and only a measured no-load
-   * latency tells that from a queue. Under an overload, arrivals several times the completions, a missed target is
-   * the queue it looks like, and probing there would only cost the critical tiers the pin.
+   * A node's load is within what it has shown it completes while its arrivals (shed ones included) are at most this
+   * multiple of the highest completion rate of the last {@link #COMPLETION_PEAK_SECONDS}. A configured latency
+   * target missed under such a load asks for a baseline probe: the node may have got slower (a slow disk, a busy
+   * host), and only a measured no-load latency tells that from a queue, whether the node still keeps up or a limit
+   * sized for its old speed now holds it back. Under an overload, arrivals several times anything the node has
+   * completed, a missed target is the queue it looks like, and probing there would only cost the critical tiers
+   * the pin.
    */
   static final double KEEPING_UP = 1.1;
+  /** How long the completion rate a node has shown counts for {@link #KEEPING_UP} (BBR's bandwidth filter: 10 RTTs). */
+  static final double COMPLETION_PEAK_SECONDS = 10.0;
   /** EWMA weight of each tick's arrival rate in the ceiling's estimate (about 3 ticks). */
   static final double CEILING_SMOOTHING = 0.3;
   /** EWMA weight of each tick's inflight sample in the average that measures idle permits (about 3 ticks). */
@@ -193,6 +197,8 @@ public final class ControlLoop {
   private double arrivalRate = Double.NaN;
   /** EWMA of the completions per second, smoothed as {@link #arrivalRate}. */
   private double completionRate = Double.NaN;
+  /** The highest {@link #completionRate} of about the last {@link #COMPLETION_PEAK_SECONDS}, decaying linearly. */
+  private double peakCompletionRate = Double.NaN;
   /** Whether the op type the tuner last judged the latency by has a configured (not a learned) target. */
   private boolean worstTargetConfigured;
   /** What the node completed per second at its tuned limit when the probe under way pinned it (NaN: unknown). */
@@ -342,6 +348,8 @@ public final class ControlLoop {
     double throughput = finished / dt;
     completionRate = Double.isNaN(completionRate) ? throughput
         : completionRate + CEILING_SMOOTHING * (throughput - completionRate);
+    peakCompletionRate = Double.isNaN(peakCompletionRate) ? completionRate
+        : Math.max(completionRate, peakCompletionRate * Math.max(0.0, 1.0 - dt / COMPLETION_PEAK_SECONDS));
     if (completions > 0) {
       meanServiceNanos = latency.meanServiceNanos();
     }
@@ -356,7 +364,7 @@ public final class ControlLoop {
     double criticalPermits = criticalPermits();
     int pin = Math.max(probePin(c.limitMin, tuner.limit()), (int) Math.min(tuner.limit(), criticalPermits));
     boolean aboveTarget = tuner.lastLatencyRatio() > 1.0
-        && (!worstTargetConfigured || arrivalRate <= KEEPING_UP * completionRate); // NaN rates: no evidence
+        && (!worstTargetConfigured || arrivalRate <= KEEPING_UP * peakCompletionRate); // NaN rates: no evidence
     boolean pinned = probe.tick(saturatedNow, baselineKnown, aboveTarget, freshBaseline,
         meanServiceNanos, pin, now);
     int limit;
