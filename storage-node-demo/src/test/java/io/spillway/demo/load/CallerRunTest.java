@@ -112,7 +112,10 @@ class CallerRunTest {
   void successesAreTimedFromTheIntendedSend() throws IOException {
     try (ServerSocket ss = FakeRespServer.start("+OK")) {
       final CallStats.CallSample s = run(ss, RetryPolicy.DEFAULT, 1).get(Tier.T1).sample();
-      assertThat(s.ok()).isEqualTo(s.calls());
+      // Every call succeeds, but for one sent as the run ends (real time, loopback), still unfinished then.
+      assertThat(s.failedBy().keySet()).isSubsetOf("UNFINISHED");
+      assertThat(s.failed()).isLessThanOrEqualTo(1L);
+      assertThat(s.ok() + s.failed()).isEqualTo(s.calls());
       assertThat(s.attempts()).isEqualTo(s.calls());
       assertThat(s.latency().getTotalCount()).isEqualTo(s.ok());
       assertThat(s.lateOk()).isZero();
