@@ -19,6 +19,7 @@ import io.spillway.admission.control.NodeQueue;
 import io.spillway.admission.control.PriorityDistribution;
 import io.spillway.admission.control.ServedConcurrency;
 import io.spillway.admission.control.VegasLimitTuner;
+import io.spillway.admission.control.WindowedMax;
 import io.spillway.admission.path.AdmissionCounters;
 import io.spillway.admission.path.AdmissionCounters.Kind;
 import io.spillway.admission.path.ApiAccess;
@@ -116,7 +117,7 @@ public final class ControlLoop {
    */
   static final double KEEPING_UP = 1.1;
   /** How long the completion rate a node has shown counts for {@link #KEEPING_UP} (BBR's bandwidth filter: 10 RTTs). */
-  static final double COMPLETION_PEAK_SECONDS = 10.0;
+  static final int COMPLETION_PEAK_SECONDS = 10;
   /** EWMA weight of each tick's arrival rate in the ceiling's estimate (about 3 ticks). */
   static final double CEILING_SMOOTHING = 0.3;
   /** EWMA weight of each tick's inflight sample in the average that measures idle permits (about 3 ticks). */
@@ -197,8 +198,8 @@ public final class ControlLoop {
   private double arrivalRate = Double.NaN;
   /** EWMA of the completions per second, smoothed as {@link #arrivalRate}. */
   private double completionRate = Double.NaN;
-  /** The highest {@link #completionRate} of about the last {@link #COMPLETION_PEAK_SECONDS}, decaying linearly. */
-  private double peakCompletionRate = Double.NaN;
+  /** The highest {@link #completionRate} of the last {@link #COMPLETION_PEAK_SECONDS}. */
+  private final WindowedMax completionPeak = new WindowedMax(COMPLETION_PEAK_SECONDS);
   /** Whether the op type the tuner last judged the latency by has a configured (not a learned) target. */
   private boolean worstTargetConfigured;
   /** What the node completed per second at its tuned limit when the probe under way pinned it (NaN: unknown). */
@@ -348,8 +349,7 @@ public final class ControlLoop {
     double throughput = finished / dt;
     completionRate = Double.isNaN(completionRate) ? throughput
         : completionRate + CEILING_SMOOTHING * (throughput - completionRate);
-    peakCompletionRate = Double.isNaN(peakCompletionRate) ? completionRate
-        : Math.max(completionRate, peakCompletionRate * Math.max(0.0, 1.0 - dt / COMPLETION_PEAK_SECONDS));
+    completionPeak.add(completionRate, now);
     if (completions > 0) {
       meanServiceNanos = latency.meanServiceNanos();
     }
@@ -364,7 +364,7 @@ public final class ControlLoop {
     double criticalPermits = criticalPermits();
     int pin = Math.max(probePin(c.limitMin, tuner.limit()), (int) Math.min(tuner.limit(), criticalPermits));
     boolean aboveTarget = tuner.lastLatencyRatio() > 1.0
-        && (!worstTargetConfigured || arrivalRate <= KEEPING_UP * peakCompletionRate); // NaN rates: no evidence
+        && (!worstTargetConfigured || arrivalRate <= KEEPING_UP * completionPeak.max(now)); // NaN rates: no evidence
     boolean pinned = probe.tick(saturatedNow, baselineKnown, aboveTarget, freshBaseline,
         meanServiceNanos, pin, now);
     int limit;
