@@ -77,7 +77,7 @@ public final class ServedConcurrency {
     long second = Math.floorDiv(nowNanos, SECOND_NANOS);
     double max = Double.NaN;
     for (int s = 0; s < seconds.length; s++) {
-      if (seconds[s] <= second - seconds.length || seconds[s] > second || spans[s] < MIN_SPAN_NANOS) {
+      if (!counts(s, second)) {
         continue;
       }
       double servedNanos = 0.0;
@@ -96,6 +96,32 @@ public final class ServedConcurrency {
       }
     }
     return max;
+  }
+
+  /**
+   * The highest completion rate of a second in the window ending at {@code nowNanos}, all op types together, in
+   * requests per second: what the node has shown it completes (BBR's bottleneck bandwidth). NaN before the first half
+   * second of data.
+   */
+  public double maxCompletionsPerSecond(long nowNanos) {
+    long second = Math.floorDiv(nowNanos, SECOND_NANOS);
+    double max = Double.NaN;
+    for (int s = 0; s < seconds.length; s++) {
+      if (counts(s, second)) {
+        long all = 0;
+        for (long c : completions[s]) {
+          all += c;
+        }
+        double rate = all * (double) SECOND_NANOS / spans[s];
+        max = Double.isNaN(max) ? rate : Math.max(max, rate);
+      }
+    }
+    return max;
+  }
+
+  /** Whether slot {@code s} holds a second of the window that ends in {@code second}, long enough to count. */
+  private boolean counts(int s, long second) {
+    return seconds[s] > second - seconds.length && seconds[s] <= second && spans[s] >= MIN_SPAN_NANOS;
   }
 
   /** Forgets every second counted. */

@@ -19,7 +19,6 @@ import io.spillway.admission.control.NodeQueue;
 import io.spillway.admission.control.PriorityDistribution;
 import io.spillway.admission.control.ServedConcurrency;
 import io.spillway.admission.control.VegasLimitTuner;
-import io.spillway.admission.control.WindowedMax;
 import io.spillway.admission.path.AdmissionCounters;
 import io.spillway.admission.path.AdmissionCounters.Kind;
 import io.spillway.admission.path.ApiAccess;
@@ -108,7 +107,8 @@ public final class ControlLoop {
   static final double CEILING_ADMIT = 0.9;
   /**
    * A node's load is within what it has shown it completes while its arrivals (shed ones included) are at most this
-   * multiple of the highest completion rate of the last {@link #COMPLETION_PEAK_SECONDS}. A configured latency
+   * multiple of the highest completion rate of a second in the last {@link #SERVED_WINDOW_SECONDS}
+   * ({@link ServedConcurrency#maxCompletionsPerSecond}: BBR's bandwidth filter). A configured latency
    * target missed under such a load asks for a baseline probe: the node may have got slower (a slow disk, a busy
    * host), and only a measured no-load latency tells that from a queue, whether the node still keeps up or a limit
    * sized for its old speed now holds it back. Under an overload, arrivals several times anything the node has
@@ -116,8 +116,6 @@ public final class ControlLoop {
    * the pin.
    */
   static final double KEEPING_UP = 1.1;
-  /** How long the completion rate a node has shown counts for {@link #KEEPING_UP} (BBR's bandwidth filter: 10 RTTs). */
-  static final int COMPLETION_PEAK_SECONDS = 10;
   /** EWMA weight of each tick's arrival rate in the ceiling's estimate (about 3 ticks). */
   static final double CEILING_SMOOTHING = 0.3;
   /** EWMA weight of each tick's inflight sample in the average that measures idle permits (about 3 ticks). */
@@ -196,10 +194,6 @@ public final class ControlLoop {
   private int pinnedLimit;
   private int settlingTicks;
   private double arrivalRate = Double.NaN;
-  /** EWMA of the completions per second, smoothed as {@link #arrivalRate}. */
-  private double completionRate = Double.NaN;
-  /** The highest {@link #completionRate} of the last {@link #COMPLETION_PEAK_SECONDS}. */
-  private final WindowedMax completionPeak = new WindowedMax(COMPLETION_PEAK_SECONDS);
   /** Whether the op type the tuner last judged the latency by has a configured (not a learned) target. */
   private boolean worstTargetConfigured;
   /** What the node completed per second at its tuned limit when the probe under way pinned it (NaN: unknown). */
@@ -347,9 +341,6 @@ public final class ControlLoop {
     double errors01 = finished > 0 ? (double) newErrors / finished : 0.0;
     errorSignal.set(finished > 0 ? errors01 : Double.NaN);
     double throughput = finished / dt;
-    completionRate = Double.isNaN(completionRate) ? throughput
-        : completionRate + CEILING_SMOOTHING * (throughput - completionRate);
-    completionPeak.add(completionRate, now);
     if (completions > 0) {
       meanServiceNanos = latency.meanServiceNanos();
     }
@@ -363,8 +354,9 @@ public final class ControlLoop {
     servedConcurrency = served.max(noLoadNanos, now);
     double criticalPermits = criticalPermits();
     int pin = Math.max(probePin(c.limitMin, tuner.limit()), (int) Math.min(tuner.limit(), criticalPermits));
+    // NaN rates (no arrivals or no full second yet) are no evidence of a load within the node's reach.
     boolean aboveTarget = tuner.lastLatencyRatio() > 1.0
-        && (!worstTargetConfigured || arrivalRate <= KEEPING_UP * completionPeak.max(now)); // NaN rates: no evidence
+        && (!worstTargetConfigured || arrivalRate <= KEEPING_UP * served.maxCompletionsPerSecond(now));
     boolean pinned = probe.tick(saturatedNow, baselineKnown, aboveTarget, freshBaseline,
         meanServiceNanos, pin, now);
     int limit;

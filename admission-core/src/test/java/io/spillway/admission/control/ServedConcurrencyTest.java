@@ -32,6 +32,20 @@ class ServedConcurrencyTest {
   }
 
   @Test
+  void theHighestCompletionRateOfASecondCountsEveryOpTypeAndHoldsForTheWindow() {
+    ServedConcurrency served = new ServedConcurrency(5, 2);
+    assertThat(served.maxCompletionsPerSecond(0)).as("no full second yet").isNaN();
+    second(served, 0, 20, 5); // 250 a second: a node that kept up before it got slower
+    for (long s = 1; s < 5; s++) {
+      second(served, s, 6, 0); // 60 a second
+      assertThat(served.maxCompletionsPerSecond((s + 1) * SECOND - 1)).as("second %d", s)
+          .isCloseTo(250.0, within(1e-9));
+    }
+    second(served, 5, 6, 0);
+    assertThat(served.maxCompletionsPerSecond(6 * SECOND - 1)).as("out of the window").isCloseTo(60.0, within(1e-9));
+  }
+
+  @Test
   void keepsTheHighestSecondOfItsWindowAndForgetsItAfterwards() {
     ServedConcurrency served = new ServedConcurrency(5, 2);
     second(served, 0, 10, 0); // 2.0

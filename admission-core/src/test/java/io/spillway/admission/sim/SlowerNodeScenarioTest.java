@@ -52,7 +52,7 @@ class SlowerNodeScenarioTest {
    * slowdown as a queue, cut the limit from 66 to 11 within two seconds, and the scope shed 60–80 % of a load the
    * node had room for (goodput of the slow phase 0.14–0.33 on seeds 1–6). On K 200 the slower node needs more permits
    * than its limit had, completes less than arrives, and is probed because the arrivals are within the highest
-   * completion rate of the last 10 s ({@code ControlLoop.COMPLETION_PEAK_SECONDS}): seeds 1–20 read 0.95–1.00
+   * completion rate of the last 10 s ({@code ServedConcurrency#maxCompletionsPerSecond}): seeds 1–20 read 0.95–1.00
    * (0.10–0.34 before; with a peak that decayed linearly over those 10 s instead of holding, seed 12 read 0.12, its
    * gate closed within a second of the slowdown). Its probes cost T0 + T1 a little: 0.989–1, whole before.
    */
