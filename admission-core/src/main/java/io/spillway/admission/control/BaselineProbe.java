@@ -79,14 +79,14 @@ public final class BaselineProbe {
    * @param saturated whether the tick saw the node saturated
    * @param baselineKnown whether every op type with traffic has a baseline
    * @param latencyAboveTarget whether the tuner's last period read latency above its target (learned, or configured
-   *     on a node that keeps up with its arrivals: the control loop decides): a baseline older than the first
-   *     interval (one from quiet ticks, say), or none at all, is then stale and measured before the limit is cut
+   *     under a load within what the node has completed lately: the control loop decides): a baseline older than the
+   *     first interval (one from quiet ticks, say), or none at all, is then stale and measured before the limit is cut
    *     further (the node may just have got slower: a new normal, not a queue); such a probe is due
    *     {@link #FIRST_INTERVAL_NANOS} after the last one ended, however far the interval has doubled since: a node
    *     3 times slower under the same load otherwise waited up to 20 s for it while the target learned before the
-   *     slowdown read its no-load latency as a queue and cut its limit ({@code SlowerNodeScenarioTest}); a node with
-   *     a configured target and no baseline cut its limit from 66 to 11 and shed 60–80 % of a load it had room for
-   *     ({@code SlowerNodeScenarioTest})
+   *     slowdown read its no-load latency as a queue and cut its limit, and a node with a configured target and no
+   *     baseline cut its limit from 66 to 11 and shed 60–80 % of a load it had room for (both in
+   *     {@code SlowerNodeScenarioTest})
    * @param freshBaseline whether a baseline pooled a new value this tick (a low-load tick or a probe sample)
    * @param meanServiceNanos the node's mean service time, which sizes a probe that starts now
    * @param pinNow the limit a probe that starts now would pin: when it is at most half the last probe's pin (the

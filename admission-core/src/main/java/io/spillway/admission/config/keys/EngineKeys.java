@@ -71,8 +71,9 @@ public final class EngineKeys {
       ValueType.DURATION, Duration.class, "time", Range.atLeast(incl(Duration.ZERO)),
       "Target p90 service latency of this op type; the limit tuner lowers the limit while the smoothed p90 is above "
           + "it and the limit binds. 0 = learned: twice the op type's own no-load p90, measured while the node is "
-          + "not saturated. A configured target missed while the node keeps up with its load has a baseline probe "
-          + "measure the no-load latency (a slower node, not a queue).", EngineConfig.Builder::queuesLatencyTarget, EngineConfig::queuesLatencyTarget,
+          + "not saturated. A configured target missed under a load the node has completed within the last 10 s "
+          + "has a baseline probe measure the no-load latency (a slower node, not a queue).",
+      EngineConfig.Builder::queuesLatencyTarget, EngineConfig::queuesLatencyTarget,
       Duration.ZERO, Duration.ZERO, Duration.ZERO);
   public static final PerOp<Duration> QUEUES_INITIAL_SERVICE_TIME = perOp("queues", "initial-service-time",
       ValueType.DURATION, Duration.class, "time", Range.atLeast(excl(Duration.ZERO)),
