@@ -13,9 +13,13 @@ package io.spillway.admission.control;
  * <p>Rule, once per control tick, with {@code r} the smoothed p90 over its target ({@code r > 1} = above target),
  * {@code L} the current (fractional) limit and {@code lg = max(1, log10 L)}:
  * <ol>
- *   <li><b>Anchor</b> {@code a}: the no-load latency ratio, Vegas' {@code rttNoLoad}. It follows any lower {@code r}
- *       at once. It moves <em>up</em> to {@code r} only when the covariance guard sees inflight and throughput
- *       rising together (correlation over the last {@code guardIntervals} ≥ {@code +guardCorrelation}): a higher
+ *   <li><b>Anchor</b> {@code a}: the no-load latency ratio, Vegas' {@code rttNoLoad}. It follows a lower {@code r}
+ *       at once, unless the inflight rose in the interval: of the requests admitted in a rise, those that completed
+ *       within the interval are the short ones, so the interval's p90 reads low (on a node of 200 ms requests at
+ *       1,000/s, 0.50 of the target where its no-load p90 is 0.55–0.60, which held its limit at 0.8–0.9 × its
+ *       200 workers as a phantom queue of 20). It moves <em>up</em> to {@code r} only when the covariance guard
+ *       sees inflight and throughput rising together (correlation over the last {@code guardIntervals} ≥
+ *       {@code +guardCorrelation}): a higher
  *       latency that comes with more completed work is the node's new normal (heavier requests, bigger values),
  *       not a queue. Any other upward re-anchoring is the drift of Netflix concurrency-limits #134 (under modest
  *       overload the queue allowance lets Gradient2's limit grow indefinitely) and #137 (a stable, saturated
@@ -161,6 +165,7 @@ public final class VegasLimitTuner {
       guard.add(used, throughput); // idle intervals carry no evidence about scaling
     }
     double correlation = guard.size() >= tuning.guardMinIntervals() ? guard.correlation() : Double.NaN;
+    boolean rising = used > previousInflight; // before movedInProportion moves previousInflight on
     boolean proportional = movedInProportion(used, throughput); // updated every tick, hence outside the &&
     boolean scaling = correlation >= tuning.guardCorrelation() && proportional;
     boolean thrashing = correlation <= -tuning.guardCorrelation();
@@ -177,8 +182,8 @@ public final class VegasLimitTuner {
     if (latencyRatio > 0.0 && Double.isFinite(latencyRatio)) {
       if (measured) {
         anchor = measuredAnchor; // a measured no-load latency: nothing to infer
-      } else if (!(anchor <= latencyRatio) || scaling && reanchorHold == 0) {
-        anchor = latencyRatio; // first sample, a lower latency, or a rise that came with more work
+      } else if (Double.isNaN(anchor) || latencyRatio < anchor && !rising || scaling && reanchorHold == 0) {
+        anchor = latencyRatio; // first sample, a lower latency at a steady inflight, or a rise that came with more work
       }
       double lg = Math.max(1.0, Math.log10(estimate));
       double queue = used * (1.0 - anchor / latencyRatio);

@@ -150,6 +150,14 @@ public final class ControlLoop {
   static final double NODE_QUEUE_PER_WORKER = 1.0;
   /** A probe returns to at most this multiple of the served concurrency (BBR's {@code cwnd_gain}). */
   static final double SERVED_GAIN = 2.0;
+  /**
+   * The tuner judges an op type's p90 only once its requests have been completing for this many times that p90. Until
+   * then the p90 is censored: a node that has just started (or resumed after a pause) has completed only the requests
+   * shorter than the time since, and on a node of 200 ms requests the first half second's p90 read 250 ms where its
+   * no-load p90 is 330 ms. Taken as the no-load latency, that held the limit of a node of 2,000 workers at 250 with a
+   * configured target, as a phantom queue of 70.
+   */
+  static final double UNCENSORED_SPANS = 3.0;
   /** How long an op type's service-time estimate stays fresh after its last completion ({@link #fastestNanos}). */
   static final long FRESH_SERVICE_NANOS = 1_000_000_000L;
 
@@ -204,6 +212,11 @@ public final class ControlLoop {
   private long[] publishedFastestNanos;
   /** Per op type, when a tick last saw one of its requests complete ({@code Long.MIN_VALUE}: never). */
   private final long[] lastCompletionNanos = minValueArray(OpType.count());
+  /**
+   * Per op type, since when its requests have been completing without a gap longer than
+   * {@link #FRESH_SERVICE_NANOS} ({@code Long.MIN_VALUE}: never).
+   */
+  private final long[] completingSinceNanos = minValueArray(OpType.count());
   /** Per op type, the median service time of the last tick that saw one of its requests complete. */
   private final long[] recentP50Nanos = new long[OpType.count()];
   private TickReport publishedReport;
@@ -315,6 +328,9 @@ public final class ControlLoop {
       OpType op = OpType.ofOrdinal(i);
       tickCompletions[i] = latency.lastSample(i).count();
       if (tickCompletions[i] > 0) {
+        if (lastCompletionNanos[i] == Long.MIN_VALUE || now - lastCompletionNanos[i] > FRESH_SERVICE_NANOS) {
+          completingSinceNanos[i] = now;
+        }
         lastCompletionNanos[i] = now;
         recentP50Nanos[i] = latency.lastSample(i).p50Nanos();
       }
@@ -592,7 +608,13 @@ public final class ControlLoop {
     worstTargetConfigured = false;
     for (int i = 0; i < OpType.count(); i++) {
       double target = latencyTargetNanos(c, i);
-      double ratio = period.p90Nanos(i) / target;
+      double p90 = period.p90Nanos(i);
+      boolean censored = completingSinceNanos[i] == Long.MIN_VALUE
+          || p90 * UNCENSORED_SPANS > now - completingSinceNanos[i];
+      if (censored) {
+        continue; // censored: the requests longer than the time since completions began have not completed yet
+      }
+      double ratio = p90 / target;
       if (ratio > 0 && (Double.isNaN(worst) || ratio > worst)) {
         worst = ratio;
         noLoad = baselines[i].nanos() / target;

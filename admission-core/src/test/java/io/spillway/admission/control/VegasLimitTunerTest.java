@@ -119,6 +119,20 @@ class VegasLimitTunerTest {
     assertThat(plant.tuner.limit()).isBetween(95, 130);
   }
 
+  /**
+   * Of the requests admitted while the inflight rose, those that completed within the interval are the short ones:
+   * the interval's lower p90 is not a lower no-load latency. A lower p90 at a steady inflight is.
+   */
+  @Test
+  void aLowerLatencyReadWhileTheInflightRoseDoesNotLowerTheAnchor() {
+    VegasLimitTuner tuner = new VegasLimitTuner(100, 1, 10_000);
+    tuner.update(0.5, 0.0, 100, 1_000.0);
+    tuner.update(0.4, 0.0, 120, 1_100.0);
+    assertThat(tuner.anchor()).isEqualTo(0.5);
+    tuner.update(0.45, 0.0, 120, 1_200.0);
+    assertThat(tuner.anchor()).isEqualTo(0.45);
+  }
+
   @Test
   void anUnusedLimitDoesNotGrow() {
     Plant plant = new Plant(new VegasLimitTuner(50, 2, 1_000), 1, 0.0);
