@@ -368,7 +368,8 @@ public final class ControlLoop {
       noLoadNanos[i] = baselines[i].nanos();
     }
     servedConcurrency = served.max(noLoadNanos, now);
-    double criticalPermits = criticalPermits();
+    long criticalArrivals = telemetry.levels.feed(distribution, s.cohortsPerTier, s.lastReservedTier);
+    double criticalPermits = criticalPermits(criticalArrivals, s.lastReservedTier, dt);
     int pin = Math.max(probePin(c.limitMin, tuner.limit()), (int) Math.min(tuner.limit(), criticalPermits));
     // NaN rates (no arrivals or no full second yet) are no evidence of a load within the node's reach.
     boolean aboveTarget = tuner.lastLatencyRatio() > 1.0
@@ -476,7 +477,6 @@ public final class ControlLoop {
         arrived / dt);
 
     RejectorSet set = rejectors;
-    long criticalArrivals = telemetry.levels.feed(distribution, s.cohortsPerTier, s.lastReservedTier);
     // The time a permit is held: the completions' mean, or by Little's law the inflight over the throughput when that
     // is longer (a node that has just started, with work piling up inside it, completes little yet).
     double holdNanos = throughput > 0 ? Math.max(meanServiceNanos, inflightAverage / throughput * 1e9)
@@ -740,7 +740,12 @@ public final class ControlLoop {
 
   /**
    * The permits the critical tiers need: their arrival rate times the no-load latency of this tick's completions
-   * (Little's law), plus one; 0 without arrivals or completions. Two rules use it. A baseline probe pins at least
+   * (Little's law), plus one; 0 without arrivals or completions. The rate is the larger of the smoothed one and this
+   * tick's, plus the critical requests waiting in the queues as if they arrived in this tick: the smoothed rate is 0
+   * at the first tick and lags a burst, and requests queued while the limit was short need permits of their own to
+   * drain before they time out. On the plant matrix's 200 workers at 5 × C from a cold start, the first tick left the
+   * limit at the initial 64 (121 T0 and T1 queue timeouts in 100 ms), and the second raised it to 127, the arrivals'
+   * need alone, while the 300 already queued timed out behind them (402 in the next 100 ms). Two rules use it. A baseline probe pins at least
    * this (at most the tuned limit): a probe pinned below what T0 and T1 offer would queue them for its whole length.
    * And outside probes the tuned limit never falls below it: on a node whose critical tiers alone offer more than
    * the tuner's limit (the plant matrix's 200 workers at 5 × C from a cold start, where they need 121 permits
@@ -751,7 +756,7 @@ public final class ControlLoop {
    * the engine has: in the plant matrix, 200 workers at 20 ms and C from the start, the first probe pinned 8 permits
    * against the 25 the critical tiers' 1,200 reads a second need, and T1 met 245 queue timeouts in 300 ms.
    */
-  private double criticalPermits() {
+  private double criticalPermits(long criticalArrivals, int lastCriticalTier, double dt) {
     double weighted = 0.0;
     long counted = 0;
     for (int i = 0; i < OpType.count(); i++) {
@@ -767,7 +772,12 @@ public final class ControlLoop {
         counted += tickCompletions[i];
       }
     }
-    double criticalLoad = counted > 0 ? reserve.ratePerSecond() * weighted / counted * 1e-9 : 0.0;
+    long waiting = 0L;
+    for (int i = 0; i < OpType.count(); i++) {
+      waiting += dispatcher.waitingAhead(OpType.ofOrdinal(i), lastCriticalTier);
+    }
+    double rate = Math.max(reserve.ratePerSecond(), criticalArrivals / dt) + waiting / dt;
+    double criticalLoad = counted > 0 ? rate * weighted / counted * 1e-9 : 0.0;
     return criticalLoad > 0 ? Math.ceil(criticalLoad + 1.0) : 0.0;
   }
 

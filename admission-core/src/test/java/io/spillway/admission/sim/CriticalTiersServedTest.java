@@ -78,15 +78,18 @@ class CriticalTiersServedTest {
    * The floor under the tuned limit: the plant matrix's DEFAULTS S 20 ms, C 10,000/s (K 200) under STUCK, 5 × C from
    * a cold start, where T0 and T1 alone (12 % of the traffic, 6,000 reads a second) need 121 permits against the
    * initial limit of 64, and the limit climbed for two seconds while they met queue timeouts. Over seeds 1–20: T0 + T1
-   * 0.979–0.985 (the rest is lost in the first 200 ms: the first tick measures their rate), goodput after the load
-   * drop 0.996–1.003. Without the floor (the engine of 63cf45d): T0 + T1 0.877–0.891; every seed fails.
+   * 1.000 on nineteen seeds and 0.999 on seed 18, goodput after the load drop 0.996–1.004. Without the floor (the
+   * engine of 63cf45d): T0 + T1 0.877–0.891. With the floor sized on the smoothed rate alone (the engine of abfb0e2),
+   * 0.979–0.985: it is 0 at the first tick, and the T0 and T1 requests queued while the limit was short timed out
+   * behind the permits sized for the new arrivals. Without this tick's rate 0.988–0.995, without the waiting
+   * requests 0.991–0.995: every seed fails either way.
    */
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("io.spillway.admission.sim.Seeds#sweep")
   void theCriticalTiersAreServedFromACold5xStart(long seed) {
     PlantRun run = PlantRun.run(new Plant(20_000_000L, 10_000), Plant.Shape.STUCK, PlantRun.Config.DEFAULTS, seed);
     FLOOR.start("K 200 stuck", seed)
-        .atLeast("T0+T1 success", run.criticalSuccess(), 0.97)
+        .atLeast("T0+T1 success", run.criticalSuccess(), 0.998)
         .figure("goodput, load dropped", run.goodput(Plant.Shape.STUCK.phases.get(1)))
         .verify();
   }
