@@ -113,7 +113,7 @@ public final class ControlLoop {
    * host), and only a measured no-load latency tells that from a queue, whether the node still keeps up or a limit
    * sized for its old speed now holds it back. Under an overload, arrivals several times anything the node has
    * completed, a missed target is the queue it looks like, and probing there would only cost the critical tiers
-   * the pin.
+   * the pin. The critical tiers' permits count their waiting requests under the same bound ({@link #criticalPermits}).
    */
   static final double KEEPING_UP = 1.1;
   /** EWMA weight of each tick's arrival rate in the ceiling's estimate (about 3 ticks). */
@@ -369,7 +369,7 @@ public final class ControlLoop {
     }
     servedConcurrency = served.max(noLoadNanos, now);
     long criticalArrivals = telemetry.levels.feed(distribution, s.cohortsPerTier, s.lastReservedTier);
-    double criticalPermits = criticalPermits(criticalArrivals, s.lastReservedTier, dt);
+    double criticalPermits = criticalPermits(criticalArrivals, s.lastReservedTier, dt, now);
     int pin = Math.max(probePin(c.limitMin, tuner.limit()), (int) Math.min(tuner.limit(), criticalPermits));
     // NaN rates (no arrivals or no full second yet) are no evidence of a load within the node's reach.
     boolean aboveTarget = tuner.lastLatencyRatio() > 1.0
@@ -745,7 +745,10 @@ public final class ControlLoop {
    * at the first tick and lags a burst, and requests queued while the limit was short need permits of their own to
    * drain before they time out. On the plant matrix's 200 workers at 5 × C from a cold start, the first tick left the
    * limit at the initial 64 (121 T0 and T1 queue timeouts in 100 ms), and the second raised it to 127, the arrivals'
-   * need alone, while the 300 already queued timed out behind them (402 in the next 100 ms). Two rules use it. A baseline probe pins at least
+   * need alone, while the 300 already queued timed out behind them (402 in the next 100 ms). The waiting count only
+   * while the critical arrivals are within {@link #KEEPING_UP} × what the node has shown it completes: beyond that the
+   * critical tiers alone overload the node, each queued request lives up to its queue timeout (1.3 s on 200 ms
+   * requests), and permits for them would only move their queue inside the node. Two rules use it. A baseline probe pins at least
    * this (at most the tuned limit): a probe pinned below what T0 and T1 offer would queue them for its whole length.
    * And outside probes the tuned limit never falls below it: on a node whose critical tiers alone offer more than
    * the tuner's limit (the plant matrix's 200 workers at 5 × C from a cold start, where they need 121 permits
@@ -756,7 +759,7 @@ public final class ControlLoop {
    * the engine has: in the plant matrix, 200 workers at 20 ms and C from the start, the first probe pinned 8 permits
    * against the 25 the critical tiers' 1,200 reads a second need, and T1 met 245 queue timeouts in 300 ms.
    */
-  private double criticalPermits(long criticalArrivals, int lastCriticalTier, double dt) {
+  private double criticalPermits(long criticalArrivals, int lastCriticalTier, double dt, long now) {
     double weighted = 0.0;
     long counted = 0;
     for (int i = 0; i < OpType.count(); i++) {
@@ -776,7 +779,10 @@ public final class ControlLoop {
     for (int i = 0; i < OpType.count(); i++) {
       waiting += dispatcher.waitingAhead(OpType.ofOrdinal(i), lastCriticalTier);
     }
-    double rate = Math.max(reserve.ratePerSecond(), criticalArrivals / dt) + waiting / dt;
+    double arriving = Math.max(reserve.ratePerSecond(), criticalArrivals / dt);
+    // NaN (no full second yet) is no evidence of an overload: the waiting count.
+    boolean withinReach = !(arriving > KEEPING_UP * served.maxCompletionsPerSecond(now));
+    double rate = withinReach ? arriving + waiting / dt : arriving;
     double criticalLoad = counted > 0 ? rate * weighted / counted * 1e-9 : 0.0;
     return criticalLoad > 0 ? Math.ceil(criticalLoad + 1.0) : 0.0;
   }

@@ -1,5 +1,9 @@
 package io.spillway.admission.sim;
 
+import io.spillway.admission.EngineConfig;
+import io.spillway.admission.OpType;
+import io.spillway.admission.Tier;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -84,6 +88,54 @@ class CriticalTiersServedTest {
    * behind the permits sized for the new arrivals. Without this tick's rate 0.988–0.995, without the waiting
    * requests 0.991–0.995: every seed fails either way.
    */
+  private static final Sweep OVERLOAD = new Sweep("T0 + T1 alone overload the node: the floor stays bounded"
+      + " (DEFAULTS, S 200 ms, K 200, T1 at 1.5 x C)");
+
+  @AfterAll
+  static void printOverloadSummary() {
+    OVERLOAD.print();
+  }
+
+  /**
+   * The floor counts the critical requests already waiting only while the critical arrivals are within what the node
+   * has shown it completes ({@code ControlLoop.KEEPING_UP}). When T0 and T1 alone offer more, each queued request
+   * lives up to its queue timeout (1.3 s on 200 ms requests), and counted in full the waiting lifted the limit to
+   * {@code limit.max}. A node of 200 workers at 200 ms (C 1,000/s), T1 at 1,500/s for 20 s from a cold start, seeds
+   * 1–20: the mean limit of the last 10 s 4.0–8.1 × K, the highest 6.3–20.4 × K. With the waiting counted in full
+   * (the engine of f8ae8b0): 10.3–14.6 × K and 20.5 × K ({@code limit.max}) on every seed, which fails. Before the
+   * waiting counted at all (abfb0e2): 3.3–6.0 × K and 4.8–11.9 × K. Open either way: the first probe pins the
+   * critical term (381 permits on 200 workers), measures that queue as the no-load latency (508 ms), and the floor
+   * follows the inflated latency.
+   */
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("io.spillway.admission.sim.Seeds#sweep")
+  void criticalTiersThatAloneOverloadTheNodeDoNotLiftTheLimitWithoutBound(long seed) {
+    int workers = 200;
+    long service = 200_000_000L;
+    EngineConfig config = EngineConfig.builder()
+        .queuesInitialServiceTime(OpType.READ, Duration.ofNanos(service)).build();
+    Simulation sim = new Simulation(config, workers, service, service, service,
+        SimulatedNode.Noise.lognormal(Plant.NOISE_SIGMA), seed);
+    for (int c = 0; c < 10; c++) {
+      sim.add(150.0, OpType.READ, Tier.T1, "critical-" + c).between(0, 20 * Plant.SECOND);
+    }
+    double[] highest = {0};
+    double[] lateSum = {0, 0};
+    sim.onTick(s -> {
+      int limit = s.engine().stats().limit();
+      highest[0] = Math.max(highest[0], limit);
+      if (s.clock().read() >= 10 * Plant.SECOND && s.clock().read() < 20 * Plant.SECOND) {
+        lateSum[0] += limit;
+        lateSum[1]++;
+      }
+    });
+    sim.run(22 * Plant.SECOND);
+    OVERLOAD.start("T1 at 1.5 x C", seed)
+        .atMost("mean limit / K, last 10 s", lateSum[0] / lateSum[1] / workers, 9.0)
+        .figure("highest limit / K", highest[0] / workers)
+        .verify();
+  }
+
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("io.spillway.admission.sim.Seeds#sweep")
   void theCriticalTiersAreServedFromACold5xStart(long seed) {
