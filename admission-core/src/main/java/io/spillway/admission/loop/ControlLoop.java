@@ -748,11 +748,11 @@ public final class ControlLoop {
    * need alone, while the 300 already queued timed out behind them (402 in the next 100 ms). The waiting count only
    * while the critical arrivals are within {@link #KEEPING_UP} × what the node has shown it completes: beyond that the
    * critical tiers alone overload the node, each queued request lives up to its queue timeout (1.3 s on 200 ms
-   * requests), and permits for them would only move their queue inside the node. Two rules use it. A baseline probe pins at least
-   * this (at most the tuned limit): a probe pinned below what T0 and T1 offer would queue them for its whole length.
-   * And outside probes the tuned limit never falls below it: on a node whose critical tiers alone offer more than
-   * the tuner's limit (the plant matrix's 200 workers at 5 × C from a cold start, where they need 121 permits
-   * against the initial 64), T0 and T1 met queue timeouts while the limit climbed.
+   * requests), and permits for them would only move their queue inside the node. Two rules use it. A baseline probe
+   * pins at least this (at most the tuned limit): a probe pinned below what T0 and T1 offer would queue them for its
+   * whole length. And outside probes the tuned limit never falls below it: on a node whose critical tiers alone offer
+   * more than the tuner's limit (the plant matrix's 200 workers at 5 × C from a cold start, where they need 121
+   * permits against the initial 64), T0 and T1 met queue timeouts while the limit climbed.
    *
    * <p>Before any op type that completed work has a no-load latency (the first probe of a node saturated from its
    * start, which is how it learns one), the op types count at their configured initial service times, the one prior
