@@ -19,9 +19,8 @@ package io.spillway.admission.control;
  *       1,000/s, 0.50 of the target where its no-load p90 is 0.55–0.60, which held its limit at 0.8–0.9 × its
  *       200 workers as a phantom queue of 20). It moves <em>up</em> to {@code r} only when the covariance guard
  *       sees inflight and throughput rising together (correlation over the last {@code guardIntervals} ≥
- *       {@code +guardCorrelation}): a higher
- *       latency that comes with more completed work is the node's new normal (heavier requests, bigger values),
- *       not a queue. Any other upward re-anchoring is the drift of Netflix concurrency-limits #134 (under modest
+ *       {@code +guardCorrelation}): a higher latency that comes with more completed work is the node's new normal
+ *       (heavier requests, bigger values), not a queue. Any other upward re-anchoring is the drift of Netflix concurrency-limits #134 (under modest
  *       overload the queue allowance lets Gradient2's limit grow indefinitely) and #137 (a stable, saturated
  *       latency has no volatility, so the limit grows to its maximum): the anchor follows the overload it should
  *       detect.</li>

@@ -372,8 +372,7 @@ public final class ControlLoop {
     double criticalPermits = criticalPermits(criticalArrivals, s.lastReservedTier, dt, now);
     int pin = Math.max(probePin(c.limitMin, tuner.limit()), (int) Math.min(tuner.limit(), criticalPermits));
     // NaN rates (no arrivals or no full second yet) are no evidence of a load within the node's reach.
-    boolean aboveTarget = tuner.lastLatencyRatio() > 1.0
-        && (!worstTargetConfigured || arrivalRate <= KEEPING_UP * served.maxCompletionsPerSecond(now));
+    boolean aboveTarget = tuner.lastLatencyRatio() > 1.0 && (!worstTargetConfigured || arrivalRate <= reach(now));
     boolean pinned = probe.tick(saturatedNow, baselineKnown, aboveTarget, freshBaseline,
         meanServiceNanos, pin, now);
     int limit;
@@ -647,6 +646,11 @@ public final class ControlLoop {
     return Math.max(0.0, Math.min(1.0, 1.0 - CEILING_ADMIT * completablePerSecond / arrivalRate));
   }
 
+  /** The most arrivals per second the node has shown it keeps up with ({@link #KEEPING_UP}); NaN before a second. */
+  private double reach(long now) {
+    return KEEPING_UP * served.maxCompletionsPerSecond(now);
+  }
+
   /** Requests per second the node completes at {@code limit}, by Little's law (NaN before any completion). */
   private double completablePerSecond(int limit) {
     return meanServiceNanos > 0 ? limit / (meanServiceNanos * 1e-9) : Double.NaN;
@@ -781,7 +785,7 @@ public final class ControlLoop {
     }
     double arriving = Math.max(reserve.ratePerSecond(), criticalArrivals / dt);
     // NaN (no full second yet) is no evidence of an overload: the waiting count.
-    boolean withinReach = !(arriving > KEEPING_UP * served.maxCompletionsPerSecond(now));
+    boolean withinReach = !(arriving > reach(now));
     double rate = withinReach ? arriving + waiting / dt : arriving;
     double criticalLoad = counted > 0 ? rate * weighted / counted * 1e-9 : 0.0;
     return criticalLoad > 0 ? Math.ceil(criticalLoad + 1.0) : 0.0;
