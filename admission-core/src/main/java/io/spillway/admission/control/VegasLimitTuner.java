@@ -24,26 +24,37 @@ package io.spillway.admission.control;
  *       overload the queue allowance lets Gradient2's limit grow indefinitely) and #137 (a stable, saturated
  *       latency has no volatility, so the limit grows to its maximum): the anchor follows the overload it should
  *       detect.</li>
- *   <li><b>Queue estimate</b> {@code q = inflight × (1 − a/r)}: requests waiting rather than being served.</li>
+ *   <li><b>Queue estimate</b> {@code q = inflight × (1 − a/r)}: requests waiting rather than being served. On an
+ *       inferred anchor its thresholds widen by the latency's own sampling error {@code e} (the relative standard
+ *       error of {@code r}): alpha is {@code alpha·lg + 2·e·inflight} and beta {@code beta·lg + 3·e·inflight}
+ *       (below, alpha and beta are these, {@code alpha·lg} and {@code beta·lg} on a measured anchor). Netflix's alpha
+ *       and beta are a few requests, sized for limits of tens; on a limit of 2,000 they are a latency rise of
+ *       0.5 %, while the p90 of 1,000 samples reads 2 % off from one period to the next, and the lowest ratio seen
+ *       sits a standard error or two under the ratio's mean. So the noise alone read as a queue, ended the first
+ *       slow start and held the limit at a quarter of the node. The band between alpha and beta is Vegas' guard
+ *       against oscillation; it has to be at least as wide as the noise. A measured anchor (a baseline over a
+ *       long window) has no such bias, and there the band is off: on a node of two workers, whose periods hold 50
+ *       samples, it let the limit settle at up to 17 per worker where it had stayed under 7.5
+ *       ({@code StarvedProbeScenarioTest}).</li>
  *   <li><b>Decrease</b> (multiplicative, by the strongest of these factors, never below
  *       {@code 1 − maxDecreaseFraction}): latency above target, {@code 1 − latencyDecreaseGain × (r − 1)};
- *       queue above {@code beta·lg}, {@code 1 − queueDecreaseGain × (q − beta·lg)/L}; error rate above
+ *       queue above beta, {@code 1 − queueDecreaseGain × (q − beta)/L}; error rate above
  *       {@code errorRateThreshold}, {@code 1 − (errorRate − threshold)}; thrashing — correlation ≤
- *       {@code −guardCorrelation} (more inflight, less throughput) while {@code q > alpha·lg} —
+ *       {@code −guardCorrelation} (more inflight, less throughput) while {@code q > alpha} —
  *       {@code 1 − thrashDecreaseFraction}. The latency and queue rules need the node above its knee: while
  *       throughput moves in proportion to inflight (Little's law below the knee, where a lower limit lowers the
  *       throughput and not the latency) they do not apply, and the latency rule's step is scaled by
  *       {@code 1 − elasticity}. A latency target under the node's own no-load latency (a slower node, an operator's
  *       guess) then holds the limit near the knee instead of halving it every tick to its minimum.</li>
- *   <li><b>Increase</b> {@code L += lg} only when nothing asks for a decrease, {@code q < alpha·lg}, the limit is
+ *   <li><b>Increase</b> {@code L += lg} only when nothing asks for a decrease, {@code q < alpha}, the limit is
  *       actually used ({@code inflight ≥ utilisationFraction × L}) and the guard does not see thrashing; with a
- *       measured anchor ({@link #measuredAnchor}) the step is {@code max(lg, L/2 × (1 − q/(alpha·lg)))}, a slow
+ *       measured anchor ({@link #measuredAnchor}) the step is {@code max(lg, L/2 × (1 − q/alpha))}, a slow
  *       start that halves as the node's queue fills, up to the limit at the last decrease and no further (TCP's
  *       slow-start threshold, RFC 5681 §3.1): past the level at which the node last queued, a tick at which the
  *       noisy p90 happens to read its no-load value adds {@code lg}, not half the limit. A baseline probe clears
  *       the threshold ({@link #restartSlowStart}). Without a measured anchor (a configured latency target, which no
- *       probe measures) the first slow start runs on the elasticity's evidence instead: while throughput moves in
- *       proportion to inflight and no decrease has happened yet, by a quarter of the limit per step. For a few ticks
+ *       probe measures) the first slow start runs too, until the first decrease, by a quarter of the limit per
+ *       step: like TCP's, it needs no evidence to begin, only the absence of a queue. For a few ticks
  *       after such a step a latency rise neither re-anchors the inferred anchor nor counts as "below the knee", and
  *       the decrease that ends it forgets the climb's elasticity and covariance: an oversized step's queue would
  *       otherwise be read as the node's new no-load latency (a limit of 153 on a node of 100).</li>
@@ -75,6 +86,14 @@ public final class VegasLimitTuner {
    * climb.
    */
   private static final int INFERRED_SLOW_START_HOLD_TICKS = 3;
+  /**
+   * Standard errors of the latency ratio by which a queue estimate must exceed alpha to count as queueing: about one
+   * tick in 40 of an empty node reads past it (the inferred anchor, the lowest ratio seen, already sits a standard
+   * error or two under the mean).
+   */
+  private static final double ALPHA_ERRORS = 2.0;
+  /** Standard errors past beta before the queue rule lowers the limit: about one tick in 700 of an empty node. */
+  private static final double BETA_ERRORS = 3.0;
   private static final double ELASTICITY_TOLERANCE = 0.5;
   private static final double ELASTICITY_DISCOUNT = 0.7;
   private static final double NOISE_WEIGHT = 0.1;
@@ -157,6 +176,24 @@ public final class VegasLimitTuner {
    */
   public int update(double latencyRatio, double errorRate, int inflight, double throughputPerSecond,
       boolean limitBinding) {
+    return update(latencyRatio, 0.0, errorRate, inflight, throughputPerSecond, limitBinding);
+  }
+
+  /**
+   * One control tick.
+   *
+   * @param latencyRatio smoothed p90 / target p90, the worst across op types; NaN = no data this tick
+   * @param latencyError the relative standard error of {@code latencyRatio} (the p90 of a few hundred samples reads
+   *     a few per cent off); 0 (or NaN) takes it as exact
+   * @param errorRate share of failed requests in the interval, in [0, 1] (NaN counts as 0)
+   * @param inflight peak inflight seen in the interval
+   * @param throughputPerSecond completions per second in the interval
+   * @param limitBinding whether the limit bound in the interval (inflight reached it, or requests queued); without
+   *     it the limit may rise or hold but never fall
+   * @return the new limit
+   */
+  public int update(double latencyRatio, double latencyError, double errorRate, int inflight,
+      double throughputPerSecond, boolean limitBinding) {
     double errors = errorRate >= 0.0 ? Math.min(1.0, errorRate) : 0.0; // also maps NaN to 0
     double throughput = throughputPerSecond > 0.0 && Double.isFinite(throughputPerSecond) ? throughputPerSecond : 0;
     int used = Math.max(0, inflight);
@@ -187,27 +224,32 @@ public final class VegasLimitTuner {
       double lg = Math.max(1.0, Math.log10(estimate));
       double queue = used * (1.0 - anchor / latencyRatio);
       lastQueue = queue;
+      // The queue the latency's own sampling error reads on an inferred anchor: a relative error e in the ratio is
+      // about e × inflight requests, which on a limit of thousands dwarfs alpha and beta (3 and 6 × log10 of the
+      // limit), and the lowest ratio seen sits a standard error or two under the ratio's mean.
+      double noiseQueue = latencyError > 0.0 && !measured ? latencyError * used : 0.0;
+      double alpha = tuning.alphaLog10() * lg + ALPHA_ERRORS * noiseQueue;
       // Below the knee a lower limit no longer lowers the latency, only the throughput (elasticity 1): the latency
       // and queue rules stop there, and the latency rule weakens as the elasticity rises towards it.
       boolean belowKnee = proportional && reanchorHold == 0;
       if (latencyRatio > 1.0 && !belowKnee) {
         factor = Math.min(factor, 1.0 - aboveKnee() * tuning.latencyDecreaseGain() * (latencyRatio - 1.0));
       }
-      double beta = tuning.betaLog10() * lg;
+      double beta = tuning.betaLog10() * lg + BETA_ERRORS * noiseQueue;
       if (queue > beta && !belowKnee) {
         factor = Math.min(factor, 1.0 - tuning.queueDecreaseGain() * (queue - beta) / estimate);
       }
-      boolean queueing = queue > tuning.alphaLog10() * lg;
+      boolean queueing = queue > alpha;
       if (thrashing && queueing) {
         factor = Math.min(factor, 1.0 - tuning.thrashDecreaseFraction());
       }
       mayIncrease = !queueing && !thrashing && used >= tuning.utilisationFraction() * estimate;
-      boolean firstSlowStart = proportional && slowStartThreshold == Double.POSITIVE_INFINITY;
+      boolean firstSlowStart = slowStartThreshold == Double.POSITIVE_INFINITY;
       if (mayIncrease && (measured || firstSlowStart) && estimate < slowStartThreshold) {
         // Slow start: with a measured no-load latency, an empty node queue is known to be empty, so the limit may
         // grow in proportion to the room left below alpha (by half at an empty queue, by lg near alpha): a node of
         // thousands of workers is reached in seconds, not in the hours that +log10(L) per period would take.
-        double room = Math.min(1.0, 1.0 - queue / (tuning.alphaLog10() * lg));
+        double room = Math.min(1.0, 1.0 - queue / alpha);
         double slowStart = (measured ? SLOW_START_GROWTH : INFERRED_SLOW_START_GROWTH) * estimate * room;
         double step = Math.min(slowStart, slowStartThreshold - estimate);
         inferredSlowStartStep = !measured && step > increase;

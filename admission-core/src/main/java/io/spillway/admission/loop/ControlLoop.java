@@ -593,7 +593,8 @@ public final class ControlLoop {
 
   /**
    * Runs the Vegas tuner once per {@link TuningPeriod}, on the latency measured since its previous step: the worst
-   * op type's p90 over its target, with the op type's measured no-load ratio (baseline / target) as the anchor.
+   * op type's p90 over its target and that p90's sampling error, with the op type's measured no-load ratio
+   * (baseline / target) as the anchor.
    */
   private int tuneLimit(EngineParams c, long errors, long finished, int peak, boolean saturatedTick, double dt,
       long now) {
@@ -603,6 +604,7 @@ public final class ControlLoop {
       return tuner.limit();
     }
     double worst = Double.NaN;
+    double worstError = 0.0;
     double noLoad = Double.NaN;
     worstTargetConfigured = false;
     for (int i = 0; i < OpType.count(); i++) {
@@ -616,13 +618,14 @@ public final class ControlLoop {
       double ratio = p90 / target;
       if (ratio > 0 && (Double.isNaN(worst) || ratio > worst)) {
         worst = ratio;
+        worstError = period.p90RelativeError(i);
         noLoad = baselines[i].nanos() / target;
         worstTargetConfigured = c.queuesLatencyTargetNanos[i] > 0;
       }
     }
     int previous = tuner.limit();
     tuner.measuredAnchor(noLoad);
-    int limit = tuner.update(worst, period.errorRate(), period.peak(), period.throughputPerSecond(),
+    int limit = tuner.update(worst, worstError, period.errorRate(), period.peak(), period.throughputPerSecond(),
         period.binding());
     limiter.setLimit(limit);
     events.limitChanged(previous, limit, now);

@@ -17,22 +17,29 @@ import org.junit.jupiter.params.provider.CsvSource;
  *   <li><b>a p90 read while the inflight rose</b> ({@code VegasLimitTuner}'s anchor): the requests admitted in the
  *       rise that completed within the interval are its short ones.</li>
  * </ul>
- * Goodput of the 1 × C phase (from 2 s in) and of the 5 × C phase, means over seeds 1–20, STEP on S 200 ms (the
- * engine of the critical tiers' waiting requests, 2026-12-04; on abfb0e2 0.577, 0.858, 0.347, 0.790):
+ * And once anchored, the p90 of a period is noisy: its sampling error ({@code TuningPeriod#p90RelativeError}) widens
+ * the queue thresholds, and the first slow start runs without waiting for evidence that throughput follows the
+ * inflight (see {@code VegasLimitTuner}).
+ *
+ * <p>Goodput of the 1 × C phase (from 2 s in) and of the 5 × C phase, means over seeds 1–20, STEP on S 200 ms
+ * (2026-12-04; K 2,000 is in the plant matrix only, its 20 seeds take 21 s):
  * <pre>
- *                            K 200 1×   K 200 5×   K 600 1×   K 600 5×
- *   both                     0.577      0.895      0.320      0.741
- *   a rising p90 anchors     0.471      0.779      0.228      0.654
- *   a censored p90 anchors   0.317      0.800      0.160      0.657
+ *                                         K 200 1×   K 200 5×   K 600 1×   K 600 5×   K 2,000 1×   K 2,000 5×
+ *   all of it                             0.857      0.988      0.725      0.982      0.803        0.999
+ *   no band for the p90's error           0.764      0.938      0.527      0.808      0.655        0.860
+ *   first slow start needs evidence       0.658      0.985      0.467      0.935      0.205        0.609
+ *   both (dd8e83f)                        0.577      0.895      0.320      0.741      0.193        0.606
+ *   a rising p90 anchors                  0.829      0.988      0.607      0.913
+ *   a censored p90 anchors                0.637      0.939      0.319      0.750
  * </pre>
- * Still far from the matrix's 0.95: a p90 of the ~150 requests a limit of 64 completes in a tuner period is noisy
- * (0.47–0.70 of the target where its mean is 0.58), a noisy reading above the anchor counts as a queue and the
- * decrease it causes ends the first slow start, after which the limit grows by {@code log10(L)} a period.
+ * Still short of the matrix's 0.95 in the 1 × C phase: after the first decrease the limit grows by
+ * {@code log10(L)} a period, and on some seeds a decrease comes early (K 600 1×: 0.32 on the lowest seed). Asserted:
+ * means of at least 0.82 and 0.95 (K 200), 0.68 and 0.94 (K 600); every other row misses one of them.
  */
 class InferredAnchorScenarioTest {
 
   @ParameterizedTest(name = "S 200 ms, C {0}/s")
-  @CsvSource({"1000, 0.54, 0.85", "3000, 0.30, 0.70"})
+  @CsvSource({"1000, 0.82, 0.95", "3000, 0.68, 0.94"})
   void aCensoredOrRisingP90DoesNotAnchorTheLimitUnderTheNode(double capacity, double steadyFloor,
       double overloadFloor) {
     Plant plant = new Plant(200_000_000L, capacity);
