@@ -53,8 +53,8 @@ package io.spillway.admission.control;
  *       slow-start threshold, RFC 5681 §3.1): past the level at which the node last queued, a tick at which the
  *       noisy p90 happens to read its no-load value adds {@code lg}, not half the limit. A baseline probe clears
  *       the threshold ({@link #restartSlowStart}). Without a measured anchor (a configured latency target, which no
- *       probe measures) the first slow start runs too, until the first decrease, by a quarter of the limit per
- *       step: like TCP's, it needs no evidence to begin, only the absence of a queue. For a few ticks
+ *       probe measures) the first slow start runs too, until the first decrease, at the same rate: like TCP's, it
+ *       needs no evidence to begin, only the absence of a queue. For a few ticks
  *       after such a step a latency rise neither re-anchors the inferred anchor nor counts as "below the knee", and
  *       the decrease that ends it forgets the climb's elasticity and covariance: an oversized step's queue would
  *       otherwise be read as the node's new no-load latency (a limit of 153 on a node of 100).</li>
@@ -72,14 +72,12 @@ package io.spillway.admission.control;
  */
 public final class VegasLimitTuner {
   private static final double MIN_STEP = 0.01;
-  /** Largest relative growth per step with a measured anchor and an empty node queue. */
-  private static final double SLOW_START_GROWTH = 0.5;
   /**
-   * Largest relative growth per step of the first slow start on an inferred anchor: half the measured one, since
-   * the queue estimate it stops on is only as good as the lowest latency seen so far (at 0.5 the synchronous-caller
-   * sweep read 0.898 on one seed of twenty at 6 × C, at 0.25 its lowest stays 0.905).
+   * Largest relative growth per slow-start step, at an empty node queue. The first slow start on an inferred anchor
+   * grew by half this until its queue estimate got the band of the p90's sampling error: without the band, 0.5 read a
+   * goodput of 0.898 on one seed of twenty in the synchronous-caller sweep at 6 × C; with it, 0.94 at the lowest.
    */
-  private static final double INFERRED_SLOW_START_GROWTH = 0.25;
+  private static final double SLOW_START_GROWTH = 0.5;
   /**
    * Ticks after a slow-start step on an inferred anchor in which a latency rise neither re-anchors it nor counts as
    * "below the knee": the smoothed p90 shows the step a tick or two late, while the elasticity still remembers the
@@ -246,11 +244,11 @@ public final class VegasLimitTuner {
       mayIncrease = !queueing && !thrashing && used >= tuning.utilisationFraction() * estimate;
       boolean firstSlowStart = slowStartThreshold == Double.POSITIVE_INFINITY;
       if (mayIncrease && (measured || firstSlowStart) && estimate < slowStartThreshold) {
-        // Slow start: with a measured no-load latency, an empty node queue is known to be empty, so the limit may
-        // grow in proportion to the room left below alpha (by half at an empty queue, by lg near alpha): a node of
-        // thousands of workers is reached in seconds, not in the hours that +log10(L) per period would take.
+        // Slow start: the limit grows in proportion to the room left below alpha (by half at an empty queue, by lg
+        // near alpha): a node of thousands of workers is reached in seconds, not in the hours that +log10(L) per
+        // period would take. On an inferred anchor only until the first decrease, which says where the node queues.
         double room = Math.min(1.0, 1.0 - queue / alpha);
-        double slowStart = (measured ? SLOW_START_GROWTH : INFERRED_SLOW_START_GROWTH) * estimate * room;
+        double slowStart = SLOW_START_GROWTH * estimate * room;
         double step = Math.min(slowStart, slowStartThreshold - estimate);
         inferredSlowStartStep = !measured && step > increase;
         increase = Math.max(increase, step);
