@@ -2,6 +2,8 @@ package io.spillway.admission.loop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.spillway.admission.control.LatencyRecorder;
+import io.spillway.admission.sim.SimulatedNode;
 import java.util.SplittableRandom;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -18,14 +20,16 @@ class TuningPeriodTest {
   @CsvSource({"0.5, 50", "0.5, 1000", "0.2, 1000", "1.0, 5000"})
   void theP90sErrorMatchesItsSpreadOverRepeatedPeriods(double sigma, int n) {
     SplittableRandom random = new SplittableRandom(17);
+    SimulatedNode.Noise lognormal = SimulatedNode.Noise.lognormal(sigma);
+    LatencyRecorder recorder = new LatencyRecorder(3_600_000_000_000L); // its pools, as the control loop's
     int pools = 400;
     double sum = 0;
     double squares = 0;
     double estimates = 0;
     for (int p = 0; p < pools; p++) {
-      Histogram pool = new Histogram(1, 3_600_000_000_000L, 2);
+      Histogram pool = recorder.newPool();
       for (int i = 0; i < n; i++) {
-        pool.recordValue((long) (20_000_000 * Math.exp(sigma * gaussian(random))));
+        pool.recordValue((long) (20_000_000 * lognormal.factor(random)));
       }
       double p90 = pool.getValueAtPercentile(90.0);
       sum += p90;
@@ -37,10 +41,5 @@ class TuningPeriodTest {
     double estimate = estimates / pools;
     assertThat(estimate).as("estimated relative error of the p90 (measured spread %.4f)", spread)
         .isBetween(0.75 * spread, 1.5 * spread);
-  }
-
-  private static double gaussian(SplittableRandom random) {
-    // Box-Muller: SplittableRandom has no nextGaussian on Java 17.
-    return Math.sqrt(-2 * Math.log(1 - random.nextDouble())) * Math.cos(2 * Math.PI * random.nextDouble());
   }
 }
