@@ -21,11 +21,12 @@ package io.spillway.admission.control;
  * tuned limit, at least the engine's {@code limit.min} (a node of hundreds of workers gets its samples in a fraction
  * of a second, and the lowest value over the window comes from the probes that ran below the worker count), and at
  * least what the critical tiers offer in permits at the no-load latency, plus one. A probe waits until the work
- * admitted above the pin has drained (its latency holds the old queue), then samples until
- * the baseline has pooled a fresh value or the probe's time runs out. Meanwhile the rejector holds its ratios: the
- * queue the pin builds is the probe's doing, not overload. The engine's priority queues serve the critical tiers
- * first at the pinned concurrency, and the pin leaves them room for their offered load, so a probe costs throughput
- * (up to seven eighths of it for well under a second a minute), not the critical tiers.
+ * admitted above the pin has drained (its latency holds the old queue), then samples until the baseline has pooled
+ * a fresh value or the probe's time runs out; a probe whose overload ends while it still drains is abandoned
+ * ({@link #abandon}) and, if the node is still saturated, repeated a second later. Meanwhile the rejector holds its
+ * ratios: the queue the pin builds is the probe's doing, not overload. The engine's priority queues serve the
+ * critical tiers first at the pinned concurrency, and the pin leaves them room for their offered load, so a probe
+ * costs throughput (up to seven eighths of it for well under a second a minute), not the critical tiers.
  *
  * <p>Single-threaded (the control thread); allocation-free.
  */
@@ -67,6 +68,8 @@ public final class BaselineProbe {
   private int lastPin;
   private long probes;
   private boolean unconfirmed;
+  /** The last probe was abandoned before it measured anything ({@link #abandon}). */
+  private boolean abandoned;
 
   /** @param seed varies the jitter from engine to engine */
   public BaselineProbe(long seed) {
@@ -117,7 +120,7 @@ public final class BaselineProbe {
     // needs none to start from): the node may have got slower, which only a measurement tells from a queue.
     boolean remeasure = latencyAboveTarget && (neverMeasured || age >= FIRST_INTERVAL_NANOS);
     boolean pinnedTooHigh = probes > 0 && lastPin >= 2L * pinNow;
-    boolean repeatSoon = pinnedTooHigh || unconfirmed;
+    boolean repeatSoon = pinnedTooHigh || unconfirmed || abandoned;
     boolean stale = !baselineKnown || age >= interval() || remeasure || repeatSoon;
     long due = nextDueNanos;
     if (remeasure && probes > 0) {
@@ -131,6 +134,7 @@ public final class BaselineProbe {
     if (saturated && stale && nowNanos >= due) {
       probing = true;
       unconfirmed = false;
+      abandoned = false;
       drained = false;
       startedNanos = nowNanos;
       probeNanos = (long) Math.max(MIN_PROBE_NANOS,
@@ -149,6 +153,30 @@ public final class BaselineProbe {
     if (rise > RISE_TO_CONFIRM) {
       unconfirmed = true;
     }
+  }
+
+  /** Whether the probe under way still waits for the work admitted before its pin to drain (it has no samples). */
+  public boolean draining() {
+    return probing && !drained;
+  }
+
+  /**
+   * Ends the probe under way while it still drains, without a measurement: the overload it began in has ended (the
+   * control loop decides), and the pin only holds back a load the node could serve. The next probe is due
+   * {@link #FIRST_PROBE_DELAY_NANOS} after this one, if the node is then saturated and its baseline stale. Control
+   * thread.
+   *
+   * @throws IllegalStateException unless a probe is {@link #draining()}
+   */
+  public void abandon(long nowNanos) {
+    if (!draining()) {
+      throw new IllegalStateException("only a draining probe can be abandoned, probing " + probing
+          + ", drained " + drained);
+    }
+    probing = false;
+    abandoned = true;
+    endedNanos = nowNanos;
+    nextDueNanos = nowNanos + jitteredInterval();
   }
 
   /** Whether the probe under way has used up its time: its last tick, whose samples close the pool however thin. */

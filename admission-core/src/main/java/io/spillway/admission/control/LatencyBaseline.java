@@ -210,6 +210,18 @@ public final class LatencyBaseline {
     measuring = true;
   }
 
+  /**
+   * Ends a measurement that {@link #startMeasurement} began without taking a value: its pool is dropped, and the
+   * window of values from before it stands (an abandoned probe measured nothing).
+   */
+  public void cancelMeasurement() {
+    if (measuring) {
+      measuring = false;
+      windowNanos = Long.MAX_VALUE;
+      restartPool();
+    }
+  }
+
   /** Drops a partly filled pool, so that the next value comes from the ticks offered from now on only. */
   public void restartPool() {
     pool.reset();

@@ -116,6 +116,13 @@ public final class ControlLoop {
    * the pin. The critical tiers' permits count their waiting requests under the same bound ({@link #criticalPermits}).
    */
   static final double KEEPING_UP = 1.1;
+  /**
+   * A probe still waiting for the old work to drain is abandoned once the overload it began in has ended: the
+   * arrivals fell under this fraction of their rate at the pin, and the load left needs under this fraction of the
+   * tuned limit ({@link #abandonProbeAfterOverload}). Half, as in the tuner's "no growth while less than half the
+   * limit is used" and the idle-shedding rule (a scope at ratio 0.5 or more below half its limit).
+   */
+  static final double OVERLOAD_ENDED = 0.5;
   /** EWMA weight of each tick's arrival rate in the ceiling's estimate (about 3 ticks). */
   static final double CEILING_SMOOTHING = 0.3;
   /** EWMA weight of each tick's inflight sample in the average that measures idle permits (about 3 ticks). */
@@ -202,6 +209,8 @@ public final class ControlLoop {
   private int pinnedLimit;
   private int settlingTicks;
   private double arrivalRate = Double.NaN;
+  /** The smoothed arrival rate when the probe under way pinned the limit. */
+  private double arrivalRateAtPin = Double.NaN;
   /** Whether the op type the tuner last judged the latency by has a configured (not a learned) target. */
   private boolean worstTargetConfigured;
   /** What the node completed per second at its tuned limit when the probe under way pinned it (NaN: unknown). */
@@ -303,6 +312,7 @@ public final class ControlLoop {
     lastTickNanos = now;
 
     AdmissionCounters counters = telemetry.counters;
+    abandonProbeAfterOverload(now);
     int limitBefore = limiter.limit();
     int peak = limiter.takePeak();
     int waiting = dispatcher.waiting();
@@ -382,6 +392,7 @@ public final class ControlLoop {
           b.startMeasurement(); // the probe's value comes from its own samples and replaces the window
         }
         pinnedLimit = pin;
+        arrivalRateAtPin = arrivalRate;
         completableBeforeProbe = completablePerSecond(limitBefore);
         probe.pinned(pinnedLimit, limiter.inflight());
         limiter.setLimit(pinnedLimit);
@@ -631,6 +642,34 @@ public final class ControlLoop {
     events.limitChanged(previous, limit, now);
     period.reset();
     return limit;
+  }
+
+  /**
+   * Ends a probe that began in an overload which has since ended, while it still waits for the work admitted before
+   * its pin to drain: the arrivals fell under {@link #OVERLOAD_ENDED} of their rate at the pin, and the load left
+   * needs under that fraction of the tuned limit (arrivals × mean service time, Little's law). Such a probe has
+   * measured nothing yet, and its pin (an eighth of the limit) holds back a load the node could serve: when an
+   * overload ends on a node that also got slower (the plant matrix's STUCK shape, 200 ms requests 7 × slower),
+   * draining the backlog took most of the probe's ten seconds while the load that was left queued behind the pin.
+   * The limit returns to the tuned one, the ratios hold while the pin's queue drains as after any probe, and no
+   * baseline value is taken. Should the node still be saturated with a stale baseline, the next probe is due a
+   * second later ({@link BaselineProbe#abandon}).
+   */
+  private void abandonProbeAfterOverload(long now) {
+    boolean overloadEnded = arrivalRate < OVERLOAD_ENDED * arrivalRateAtPin
+        && arrivalRate * meanServiceNanos * 1e-9 < OVERLOAD_ENDED * tuner.limit();
+    if (!probe.draining() || !overloadEnded) {
+      return;
+    }
+    probe.abandon(now);
+    for (LatencyBaseline b : baselines) {
+      b.cancelMeasurement();
+    }
+    limiter.setCriticalExtra(0);
+    limiter.setLimit(tuner.limit());
+    events.limitChanged(pinnedLimit, tuner.limit(), now);
+    settlingTicks = POST_PROBE_SETTLE_TICKS;
+    period.reset();
   }
 
   /**

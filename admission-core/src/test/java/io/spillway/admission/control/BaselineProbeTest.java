@@ -1,6 +1,7 @@
 package io.spillway.admission.control;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
@@ -218,6 +219,46 @@ class BaselineProbeTest {
     assertThat(probe.tick(true, true, true, false, SERVICE, PIN, remeasure + 100 * MS))
         .as("latency above its target five seconds after the last probe, the baseline as old: measured again")
         .isTrue();
+  }
+
+  @Test
+  void anAbandonedProbeIsRepeatedASecondLaterOnlyIfTheNodeIsStillSaturated() {
+    BaselineProbe probe = firstProbePinned(40);
+    long t = BaselineProbe.FIRST_PROBE_DELAY_NANOS;
+    assertThat(probe.sampling(8, 8, 10, 10, t + 100 * MS)).as("30 old requests still running").isFalse();
+    assertThat(probe.draining()).isTrue();
+    long abandoned = t + 200 * MS;
+    probe.abandon(abandoned);
+    assertThat(probe.probing()).isFalse();
+    assertThat(probe.draining()).isFalse();
+    for (t = abandoned + 100 * MS; t < abandoned + 10 * SECOND; t += 100 * MS) {
+      assertThat(probe.tick(false, true, false, false, SERVICE, PIN, t)).as("unsaturated at %d", t).isFalse();
+    }
+    BaselineProbe again = firstProbePinned(40);
+    t = BaselineProbe.FIRST_PROBE_DELAY_NANOS;
+    again.abandon(t + 200 * MS);
+    for (t = t + 300 * MS; t < BaselineProbe.FIRST_PROBE_DELAY_NANOS + 200 * MS
+        + BaselineProbe.FIRST_PROBE_DELAY_NANOS; t += 100 * MS) {
+      assertThat(again.tick(true, true, false, false, SERVICE, PIN, t)).as("not before a second at %d", t).isFalse();
+    }
+    assertThat(again.tick(true, true, false, false, SERVICE, PIN, t))
+        .as("saturated a second after: measured, though the baseline is known and young").isTrue();
+    long ended = drainAndEnd(again, PIN, PIN, t);
+    for (t = ended + 100 * MS; t < ended + BaselineProbe.FIRST_INTERVAL_NANOS; t += 100 * MS) {
+      assertThat(again.tick(true, true, false, false, SERVICE, PIN, t)).as("measured: no early probe").isFalse();
+    }
+  }
+
+  @Test
+  void onlyADrainingProbeCanBeAbandoned() {
+    assertThatThrownBy(() -> new BaselineProbe(1).abandon(0)).isInstanceOf(IllegalStateException.class)
+        .hasMessage("only a draining probe can be abandoned, probing false, drained false");
+    BaselineProbe probe = firstProbePinned(8);
+    long t = BaselineProbe.FIRST_PROBE_DELAY_NANOS;
+    assertThat(probe.sampling(8, 8, 8, 0, t + 100 * MS)).as("drained").isFalse();
+    assertThat(probe.draining()).isFalse();
+    assertThatThrownBy(() -> probe.abandon(t + 200 * MS)).isInstanceOf(IllegalStateException.class)
+        .hasMessage("only a draining probe can be abandoned, probing true, drained true");
   }
 
   /**

@@ -157,6 +157,22 @@ class LatencyBaselineTest {
   }
 
   @Test
+  void aCancelledMeasurementTakesNoValueAndLeavesTheWindow() {
+    LatencyBaseline b = baseline(60);
+    b.observe(tick(10 * MS, 5), 0);
+    long values = b.values();
+    b.startMeasurement(); // a probe that was abandoned while the work admitted before it drained
+    b.observe(tick(900 * MS, 1), SECOND, 500 * MS);
+    b.cancelMeasurement();
+    assertThat(b.values()).as("no value taken").isEqualTo(values);
+    assertThat(b.nanos()).isBetween(9.9 * MS, 10.1 * MS);
+    b.observe(tick(20 * MS, 5), 2 * SECOND);
+    assertThat(b.values()).isEqualTo(values + 1);
+    assertThat(b.nanos()).as("a quiet tick joins the window's minimum; it does not replace the window")
+        .isBetween(9.9 * MS, 10.1 * MS);
+  }
+
+  @Test
   void aProbePoolsOnlyTheLatenciesShorterThanItsAge() {
     LatencyBaseline b = new LatencyBaseline(60, 10, 20, recorder.newPool());
     for (int i = 0; i < 10; i++) {
