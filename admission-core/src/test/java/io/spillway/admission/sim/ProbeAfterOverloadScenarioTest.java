@@ -40,40 +40,32 @@ class ProbeAfterOverloadScenarioTest {
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("io.spillway.admission.sim.Seeds#sweep")
   void k600ServesTheLoadLeftAfterTheOverload(long seed) {
-    PlantRun run = run(3_000, seed);
-    SWEEP.start("K 600", seed)
-        .atLeast("goodput of the slow phase", slowPhaseGoodput(run), GOODPUT)
-        .targetAtMost("s to ratio 0", run.secondsToZeroRatio(), 1.0)
-        .verify();
+    servesTheLoadLeft("K 600", 3_000, GOODPUT, seed);
   }
 
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("io.spillway.admission.sim.Seeds#sweep")
   void k200ServesTheLoadLeftAfterTheOverload(long seed) {
-    PlantRun run = run(1_000, seed);
-    SWEEP.start("K 200", seed)
-        .targetAtLeast("goodput of the slow phase", slowPhaseGoodput(run), GOODPUT)
-        .regressionFloor("goodput of the slow phase", slowPhaseGoodput(run), 0.58)
-        .targetAtMost("s to ratio 0", run.secondsToZeroRatio(), 1.0)
-        .verify();
+    servesTheLoadLeft("K 200", 1_000, 0.58, seed);
   }
 
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("io.spillway.admission.sim.Seeds#sweep")
   void k20ServesTheLoadLeftAfterTheOverload(long seed) {
-    PlantRun run = run(100, seed);
-    SWEEP.start("K 20", seed)
-        .targetAtLeast("goodput of the slow phase", slowPhaseGoodput(run), GOODPUT)
-        .regressionFloor("goodput of the slow phase", slowPhaseGoodput(run), 0.45)
-        .targetAtMost("s to ratio 0", run.secondsToZeroRatio(), 1.0)
-        .verify();
+    servesTheLoadLeft("K 20", 100, 0.45, seed);
   }
 
-  private static PlantRun run(double capacity, long seed) {
-    return PlantRun.run(new Plant(200_000_000L, capacity), Plant.Shape.STUCK, PlantRun.Config.DEFAULTS, seed);
-  }
-
-  private static double slowPhaseGoodput(PlantRun run) {
-    return run.goodput(Plant.Shape.STUCK.phases.get(1));
+  /** The slow phase's goodput: at the target where every seed meets it, else reported and held at {@code floor}. */
+  private static void servesTheLoadLeft(String name, double capacity, double floor, long seed) {
+    PlantRun run = PlantRun.run(new Plant(200_000_000L, capacity), Plant.Shape.STUCK, PlantRun.Config.DEFAULTS, seed);
+    double goodput = run.goodput(Plant.Shape.STUCK.phases.get(1));
+    Sweep.Case c = SWEEP.start(name, seed);
+    if (floor >= GOODPUT) {
+      c.atLeast("goodput of the slow phase", goodput, GOODPUT);
+    } else {
+      c.targetAtLeast("goodput of the slow phase", goodput, GOODPUT)
+          .regressionFloor("goodput of the slow phase", goodput, floor);
+    }
+    c.targetAtMost("s to ratio 0", run.secondsToZeroRatio(), 1.0).verify();
   }
 }
