@@ -404,18 +404,14 @@ public final class ControlLoop {
       limit = tuner.limit();
     } else {
       if (wasPinned) {
-        limiter.setCriticalExtra(0);
         for (LatencyBaseline b : baselines) {
           probe.confirm(b.lastMeasuredRise());
         }
-        settlingTicks = POST_PROBE_SETTLE_TICKS;
         // The probe has just measured the no-load latency at a saturated node: return to what the node serves at
         // once, not to a limit that may never have been tuned (the initial one, on a node saturated from its start).
         tuner.lowerTo(Math.max(pinnedLimit, SERVED_GAIN * servedConcurrency));
         tuner.restartSlowStart();
-        limiter.setLimit(tuner.limit());
-        events.limitChanged(pinnedLimit, tuner.limit(), now);
-        period.reset();
+        releasePin(now);
       }
       limit = tuneLimit(c, newErrors, finished, peak, saturatedNow, dt, now);
       // Never below what the node has shown it serves at once: latency that rose without a queue (a slow disk, a
@@ -665,6 +661,15 @@ public final class ControlLoop {
     for (LatencyBaseline b : baselines) {
       b.cancelMeasurement();
     }
+    releasePin(now);
+  }
+
+  /**
+   * Ends a probe's pin, measured or abandoned: the limit returns to the tuned one, the critical tiers lose their
+   * room past the pin, the ratios hold while the queue the pin built drains, and the tuner's period starts afresh
+   * (the pinned ticks' latencies are the probe's, not the tuned limit's).
+   */
+  private void releasePin(long now) {
     limiter.setCriticalExtra(0);
     limiter.setLimit(tuner.limit());
     events.limitChanged(pinnedLimit, tuner.limit(), now);
