@@ -90,6 +90,9 @@ import java.util.function.Consumer;
  * ceiling on the tuner's growth: work that is slow for a reason other than a queue (a write waiting for a lagging
  * follower, a read proxied to another node) needs more concurrency than the no-load latency accounts for, and a
  * ceiling made such a node's limit bind and its ALL scope shed (docs/admission-control-loops.md#servedconcurrency).
+ * While it samples, a probe's pin follows what its load needs at the latency it measures ({@link #followLoad}), so a
+ * node that got slower under a load it still has room for is measured without queueing that load behind the pin
+ * (docs/control-under-contention.md#a-probes-pin-follows-its-load).
  *
  * <p>Tick period (default 100 ms): Cinnamon does not publish one. It is short against the CoDel interval and the
  * queue timeouts (100 ms) so the ratio moves within a few timeouts of an overload, and long enough that at the
@@ -155,6 +158,11 @@ public final class ControlLoop {
    * ({@link NodeQueue}): one keeps every worker fed through the gap between a completion and the next dispatch.
    */
   static final double NODE_QUEUE_PER_WORKER = 1.0;
+  /**
+   * A probe's pin follows the concurrency its load needs with this headroom ({@link #followLoad}): its permits are then
+   * busy about 83 % of the time, so that a Poisson load seldom fills the pin and queues behind it.
+   */
+  static final double PIN_LOAD_HEADROOM = 1.2;
   /** A probe returns to at most this multiple of the served concurrency (BBR's {@code cwnd_gain}). */
   static final double SERVED_GAIN = 2.0;
   /**
@@ -397,6 +405,9 @@ public final class ControlLoop {
         probe.pinned(pinnedLimit, limiter.inflight());
         limiter.setLimit(pinnedLimit);
         events.limitChanged(limitBefore, pinnedLimit, now);
+      }
+      if (wasPinned && !probe.draining()) {
+        followLoad(completions, now);
       }
       // On a node that runs its critical work first, the pin is for the new work: the critical tiers need not wait
       // for the old work to drain.
@@ -691,6 +702,29 @@ public final class ControlLoop {
       return 1.0;
     }
     return Math.max(0.0, Math.min(1.0, 1.0 - CEILING_ADMIT * completablePerSecond / arrivalRate));
+  }
+
+  /**
+   * Raises the pin of a probe whose old work has drained to the concurrency its load needs, when that is more. The
+   * requests completing now ran at the pin, not behind a queue (a pin below the node's parallelism is the point of a
+   * probe), so their mean service time is the no-load one and, by Little's law, the load needs {@code arrivals x
+   * that mean} permits. Under a load within what the node has shown it completes ({@link #reach}), a pin below that
+   * only queues the load in the engine for the probe's seconds: on a node 7 times slower whose load needs 420 permits
+   * a pin of 130 shed two thirds of it for up to 9 s ({@code ProbeAfterOverloadScenarioTest}). The pin rises to the
+   * need times {@link #PIN_LOAD_HEADROOM}, at most half the tuned limit, and never falls within a probe. Under an
+   * overload the pin stays: there the need is more than the node can run, and a pin at it would measure a queue.
+   */
+  private void followLoad(long completions, long now) {
+    if (completions == 0 || !(arrivalRate > 0) || !(arrivalRate <= reach(now))) {
+      return;
+    }
+    double needed = arrivalRate * latency.meanServiceNanos() * 1e-9 * PIN_LOAD_HEADROOM;
+    int pin = (int) Math.min(tuner.limit() / 2.0, Math.ceil(needed));
+    if (pin > pinnedLimit) {
+      events.limitChanged(pinnedLimit, pin, now);
+      pinnedLimit = pin;
+      limiter.setLimit(pin);
+    }
   }
 
   /** The most arrivals per second the node has shown it keeps up with ({@link #KEEPING_UP}); NaN before a second. */
