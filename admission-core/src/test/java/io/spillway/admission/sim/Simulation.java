@@ -127,6 +127,7 @@ public final class Simulation {
   private final Map<String, long[]> perClient = new HashMap<>();
   private final List<Consumer<Simulation>> tickHooks = new ArrayList<>();
   private final List<Integer> limits = new ArrayList<>();
+  private final List<Boolean> probing = new ArrayList<>();
   private final List<Double> ratios = new ArrayList<>();
   private long[][][][] windows = new long[0][][][];
   private final Map<Integer, long[][][][]> partitionWindows = new HashMap<>();
@@ -226,6 +227,7 @@ public final class Simulation {
       events.at(t, () -> {
         engine.tick();
         limits.add(engine.stats().limit());
+        probing.add(engine.stats().probingBaseline());
         ratios.add(engine.stats().rejectionRatio());
         for (Consumer<Simulation> hook : tickHooks) {
           hook.accept(this);
@@ -458,6 +460,11 @@ public final class Simulation {
   /** The limit after each tick. */
   public List<Integer> limits() {
     return limits;
+  }
+
+  /** Whether a baseline probe pinned the limit after each tick. */
+  public List<Boolean> probing() {
+    return probing;
   }
 
   /** The ALL-scope rejection ratio after each tick. */
