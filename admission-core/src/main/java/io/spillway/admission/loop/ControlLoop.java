@@ -709,10 +709,11 @@ public final class ControlLoop {
    * requests completing now ran at the pin, not behind a queue (a pin below the node's parallelism is the point of a
    * probe), so their mean service time is the no-load one and, by Little's law, the load needs {@code arrivals x
    * that mean} permits. Under a load within what the node has shown it completes ({@link #reach}), a pin below that
-   * only queues the load in the engine for the probe's seconds: on a node 7 times slower whose load needs 420 permits
-   * a pin of 130 shed two thirds of it for up to 9 s ({@code ProbeAfterOverloadScenarioTest}). The pin rises to the
-   * need times {@link #PIN_LOAD_HEADROOM}, at most half the tuned limit, and never falls within a probe. Under an
-   * overload the pin stays: there the need is more than the node can run, and a pin at it would measure a queue.
+   * only queues the load in the engine for the probe's seconds: on a node 7 times slower whose load needs 14 permits,
+   * probes pinned 5–7 and the slow phase's goodput read 0.84 ({@code ProbeAfterOverloadScenarioTest}, K 20). The pin
+   * rises to the need times {@link #PIN_LOAD_HEADROOM}, at most half the tuned limit, and never falls within a probe.
+   * Under an overload the pin stays: there the need is more than the node can run, and a pin at it would measure a
+   * queue.
    */
   private void followLoad(long completions, long now) {
     if (completions == 0 || !(arrivalRate > 0) || !(arrivalRate <= reach(now))) {
