@@ -407,7 +407,7 @@ public final class ControlLoop {
         events.limitChanged(limitBefore, pinnedLimit, now);
       }
       if (wasPinned && !probe.draining()) {
-        followLoad(completions, now);
+        followLoad(now);
       }
       // On a node that runs its critical work first, the pin is for the new work: the critical tiers need not wait
       // for the old work to drain.
@@ -715,11 +715,12 @@ public final class ControlLoop {
    * Under an overload the pin stays: there the need is more than the node can run, and a pin at it would measure a
    * queue.
    */
-  private void followLoad(long completions, long now) {
-    if (completions == 0 || !(arrivalRate > 0) || !(arrivalRate <= reach(now))) {
+  private void followLoad(long now) {
+    double meanNanos = latency.meanServiceNanos(); // NaN in a tick without completions: nothing measured yet
+    if (!(meanNanos > 0) || !(arrivalRate > 0) || !(arrivalRate <= reach(now))) {
       return;
     }
-    double needed = arrivalRate * latency.meanServiceNanos() * 1e-9 * PIN_LOAD_HEADROOM;
+    double needed = arrivalRate * meanNanos * 1e-9 * PIN_LOAD_HEADROOM;
     int pin = (int) Math.min(tuner.limit() / 2.0, Math.ceil(needed));
     if (pin > pinnedLimit) {
       events.limitChanged(pinnedLimit, pin, now);

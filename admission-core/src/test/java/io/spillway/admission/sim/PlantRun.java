@@ -46,8 +46,8 @@ final class PlantRun {
   final List<Integer> limits = new ArrayList<>();
   final List<Double> ratios = new ArrayList<>();
   final List<Double> p90Millis = new ArrayList<>();
-  /** Per tick, whether a baseline probe pinned the limit. */
-  final List<Boolean> probing = new ArrayList<>();
+  /** Per tick, whether a baseline probe pinned the limit (the simulation's own record). */
+  final List<Boolean> probing;
 
   /** The engine configuration of a cell. */
   enum Config {
@@ -72,6 +72,7 @@ final class PlantRun {
     long s = plant.serviceNanos();
     this.sim = new Simulation(config, plant.workers(), s, s, s, SimulatedNode.Noise.lognormal(Plant.NOISE_SIGMA),
         seed).reportsNodeWaits(reportsNodeWaits);
+    this.probing = sim.probing();
   }
 
   /**
@@ -114,7 +115,6 @@ final class PlantRun {
       limits.add(stats.probingBaseline() && !limits.isEmpty() ? limits.get(limits.size() - 1) : stats.limit());
       ratios.add(stats.scopes().stream().mapToDouble(EngineStats.ScopeView::ratio).max().orElse(0));
       p90Millis.add(stats.intervalP90Nanos(OpType.READ) / 1e6);
-      probing.add(stats.probingBaseline());
     });
     sim.run(endNanos + tail);
   }
