@@ -711,9 +711,13 @@ public final class ControlLoop {
    * that mean} permits. Under a load within what the node has shown it completes ({@link #reach}), a pin below that
    * only queues the load in the engine for the probe's seconds: on a node 7 times slower whose load needs 14 permits,
    * probes pinned 5–7 and the slow phase's goodput read 0.84 ({@code ProbeAfterOverloadScenarioTest}, K 20). The pin
-   * rises to the need times {@link #PIN_LOAD_HEADROOM}, at most half the tuned limit, and never falls within a probe.
-   * Under an overload the pin stays: there the need is more than the node can run, and a pin at it would measure a
-   * queue.
+   * rises to the need times {@link #PIN_LOAD_HEADROOM}, at most the tuned limit, and never falls within a probe.
+   * Capped at half the tuned limit instead, it stayed under the need of a node 3 times slower whose limit the tuner
+   * had cut before the probe, and the slow phase of a 600 ms service time queued for its 2–4 s of sampling
+   * ({@code SlowerNodeScenarioTest}: FITTED S 200 ms K 200, mean goodput 0.93 against 0.98 up to the limit). The
+   * need is at most the rate the node has completed times its no-load mean service time, so the pin stays near the
+   * node's parallelism. Under an overload the pin stays: there the need is more than the node can run, and a pin at
+   * it would measure a queue.
    */
   private void followLoad(long now) {
     double meanNanos = latency.meanServiceNanos(); // NaN in a tick without completions: nothing measured yet
@@ -721,7 +725,7 @@ public final class ControlLoop {
       return;
     }
     double needed = arrivalRate * meanNanos * 1e-9 * PIN_LOAD_HEADROOM;
-    int pin = (int) Math.min(tuner.limit() / 2.0, Math.ceil(needed));
+    int pin = (int) Math.min(tuner.limit(), Math.ceil(needed));
     if (pin > pinnedLimit) {
       events.limitChanged(pinnedLimit, pin, now);
       pinnedLimit = pin;
