@@ -163,6 +163,16 @@ public final class ControlLoop {
    * busy about 83 % of the time, so that a Poisson load seldom fills the pin and queues behind it.
    */
   static final double PIN_LOAD_HEADROOM = 1.2;
+  /**
+   * A probe lets slow start grow past the limit of the last decrease only when it raised the no-load latency by more
+   * than this (or measured it for the first time). The level at which the node last queued is its workers plus the
+   * Vegas band, which a probe does not move; a slower node's last decreases, though, were read against the latency
+   * learned before the slowdown and say nothing about where it queues (Little's law: the same load needs more permits
+   * at the longer service time). Restarted after every probe, slow start climbed past that level on a noisy low p90
+   * and settled higher each time (DEFAULTS S 200 ms K 60, STEP 5 × phase: limit overshoot past 0.10 on 12 seeds of
+   * 20, against 6). About twice the period-to-period noise of a probe's pooled p90.
+   */
+  static final double SLOW_START_RESTART_RISE = 1.2;
   /** A probe returns to at most this multiple of the served concurrency (BBR's {@code cwnd_gain}). */
   static final double SERVED_GAIN = 2.0;
   /**
@@ -415,13 +425,18 @@ public final class ControlLoop {
       limit = tuner.limit();
     } else {
       if (wasPinned) {
+        double rise = Double.NaN; // the largest rise the probe measured; NaN for a first measurement
         for (LatencyBaseline b : baselines) {
-          probe.confirm(b.lastMeasuredRise());
+          double r = b.lastMeasuredRise();
+          probe.confirm(r);
+          rise = Double.isNaN(rise) || r > rise ? r : rise;
         }
         // The probe has just measured the no-load latency at a saturated node: return to what the node serves at
         // once, not to a limit that may never have been tuned (the initial one, on a node saturated from its start).
         tuner.lowerTo(Math.max(pinnedLimit, SERVED_GAIN * servedConcurrency));
-        tuner.restartSlowStart();
+        if (!(rise <= SLOW_START_RESTART_RISE)) {
+          tuner.restartSlowStart();
+        }
         releasePin(now);
       }
       limit = tuneLimit(c, newErrors, finished, peak, saturatedNow, dt, now);
