@@ -51,10 +51,10 @@ package io.spillway.admission.control;
  *       measured anchor ({@link #measuredAnchor}) the step is {@code max(lg, L/2 × (1 − q/alpha))}, a slow
  *       start that halves as the node's queue fills, up to the limit at the last decrease and no further (TCP's
  *       slow-start threshold, RFC 5681 §3.1): past the level at which the node last queued, a tick at which the
- *       noisy p90 happens to read its no-load value adds {@code lg}, not half the limit. A baseline probe clears
- *       the threshold ({@link #restartSlowStart}). Without a measured anchor (a configured latency target, which no
- *       probe measures) the first slow start runs too, until the first decrease, at the same rate: like TCP's, it
- *       needs no evidence to begin, only the absence of a queue. For a few ticks
+ *       noisy p90 happens to read its no-load value adds {@code lg}, not half the limit. A baseline probe that found
+ *       the node slower clears the threshold ({@link #restartSlowStart}). Without a measured anchor (a configured
+ *       latency target, which no probe measures) the first slow start runs too, until the first decrease, at the
+ *       same rate: like TCP's, it needs no evidence to begin, only the absence of a queue. For a few ticks
  *       after such a step a latency rise neither re-anchors the inferred anchor nor counts as "below the knee", and
  *       the decrease that ends it forgets the climb's elasticity and covariance: an oversized step's queue would
  *       otherwise be read as the node's new no-load latency (a limit of 153 on a node of 100).</li>
