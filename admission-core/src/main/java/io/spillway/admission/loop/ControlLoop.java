@@ -170,7 +170,10 @@ public final class ControlLoop {
    * learned before the slowdown and say nothing about where it queues (Little's law: the same load needs more permits
    * at the longer service time). Restarted after every probe, slow start climbed past that level on a noisy low p90
    * and settled higher each time (DEFAULTS S 200 ms K 60, STEP 5 × phase: limit overshoot past 0.10 on 12 seeds of
-   * 20, against 6). About twice the period-to-period noise of a probe's pooled p90.
+   * 20, against 6). The only threshold measured: a probe's pool of hundreds of samples reads its p90 within about
+   * 5 % ({@code TuningPeriod.p90RelativeError}, the plant matrix's lognormal noise), but a pool may close with
+   * {@link #BASELINE_MIN_SAMPLES}, whose p90 reads about 20 % off, so a thin probe of an unchanged node may still
+   * restart slow start.
    */
   static final double SLOW_START_RESTART_RISE = 1.2;
   /** A probe returns to at most this multiple of the served concurrency (BBR's {@code cwnd_gain}). */
