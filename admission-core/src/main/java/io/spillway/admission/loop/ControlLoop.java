@@ -429,7 +429,7 @@ public final class ControlLoop {
       limit = tuner.limit();
     } else {
       if (wasPinned) {
-        double rise = Double.NaN; // the largest rise the probe measured; NaN for a first measurement
+        double rise = Double.NaN; // the largest rise the probe measured; NaN for a first measurement, or none
         for (LatencyBaseline b : baselines) {
           double r = b.lastMeasuredRise();
           probe.confirm(r);

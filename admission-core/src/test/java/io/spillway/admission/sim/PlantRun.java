@@ -46,8 +46,6 @@ final class PlantRun {
   final List<Integer> limits = new ArrayList<>();
   final List<Double> ratios = new ArrayList<>();
   final List<Double> p90Millis = new ArrayList<>();
-  /** Per tick, whether a baseline probe pinned the limit (the simulation's own record). */
-  final List<Boolean> probing;
 
   /** The engine configuration of a cell. */
   enum Config {
@@ -72,7 +70,6 @@ final class PlantRun {
     long s = plant.serviceNanos();
     this.sim = new Simulation(config, plant.workers(), s, s, s, SimulatedNode.Noise.lognormal(Plant.NOISE_SIGMA),
         seed).reportsNodeWaits(reportsNodeWaits);
-    this.probing = sim.probing();
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.spillway.admission.sim;
 
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -40,16 +41,17 @@ class ProbeCeilingScenarioTest {
     double worstDrop = 0;
     int probes = 0;
     double before = 0;
+    List<Boolean> probing = run.sim.probing();
     for (int i = 1; i < run.times.size(); i++) {
       long t = run.times.get(i);
       if (t < from || t >= overload.endNanos()) {
         continue;
       }
-      if (run.probing.get(i) && !run.probing.get(i - 1)) {
+      if (probing.get(i) && !probing.get(i - 1)) {
         probes++;
         before = run.ratios.get(i - 1);
       }
-      if (run.probing.get(i)) {
+      if (probing.get(i)) {
         worstDrop = Math.max(worstDrop, before - run.ratios.get(i));
       }
     }
