@@ -191,7 +191,8 @@ class AdmissionEngineTest {
   void queuedRequestsFailFastOnTimeoutAtTheNextTickEvenIfNoPermitFrees() {
     AdmissionEngine engine = engine(fixedLimit(1).queuesTimeout(OpType.READ, Duration.ofMillis(50)));
     ClientHandle c = engine.clients().register("c");
-    for (int tick = 0; tick < 25; tick++) { // a warm op type: its p90 is known
+    // A warm op type: its p90 is known after 2 s, and its timeout has come down from 10 s by halves.
+    for (int tick = 0; tick < 40; tick++) {
       engine.release(engine.tryAcquire(OpType.READ, Tier.T2, c), Outcome.SUCCESS, MS);
       clock.advanceNanos(100 * MS);
       engine.tick();
@@ -267,6 +268,32 @@ class AdmissionEngineTest {
     assertThat(engine.stats().p90Nanos(OpType.WRITE)).isGreaterThan(900 * MS);
     assertThat(engine.stats().queueTimeoutNanos(OpType.WRITE)).as("fitted to the measured second, not 50 ms")
         .isBetween(2_000 * MS, 4_400 * MS);
+  }
+
+  @Test
+  void aQueueTimeoutThatFallsComesDownByHalfATick() {
+    AdmissionEngine engine = engine(fixedLimit(4));
+    ClientHandle c = engine.clients().register("c");
+    engine.tick();
+    long before = engine.stats().queueTimeoutNanos(OpType.READ);
+    assertThat(before).as("cold: nothing known of the op type yet").isEqualTo(10_000 * MS);
+    List<Long> timeouts = new ArrayList<>();
+    for (int tick = 0; tick < 40; tick++) { // 10 ms reads, 30 a tick: the p90 is known after 250 of them
+      clock.advanceNanos(100 * MS);
+      for (int i = 0; i < 30; i++) {
+        engine.release(engine.tryAcquire(OpType.READ, Tier.T3, c), Outcome.SUCCESS, 10 * MS);
+      }
+      engine.tick();
+      timeouts.add(engine.stats().queueTimeoutNanos(OpType.READ));
+    }
+    long previous = before;
+    for (long timeout : timeouts) {
+      assertThat(timeout).as("a tick's step down from %d ns, in %s", previous, timeouts)
+          .isGreaterThanOrEqualTo(previous / 2);
+      previous = timeout;
+    }
+    assertThat(previous).as("the fitted timeout, reached step by step: 4 x the 10 ms p90 within [2 x target, 100 ms]")
+        .isLessThanOrEqualTo(100 * MS);
   }
 
   @Test

@@ -24,8 +24,9 @@ import java.time.Duration;
  * up to {@link #MAX_TIMEOUT_NANOS}. A cold node's first burst is then served as its permits free up instead of being
  * answered QUEUE_TIMEOUT after 100 ms while its first writes (JIT, a new Raft log) take longer; the running
  * service-time estimate, which starts from {@code initial-service-time} and follows each completion only in part,
- * is no measure of that yet. {@code queue-timeout-p90-multiple: 0} turns all of it
- * off: the configured values apply as they are.
+ * is no measure of that yet. Once it is known, the timeout comes down to the fitted one by at most half a tick
+ * ({@link #TIMEOUT_STEP_DOWN}), so the requests queued under the longer one are not all dropped in one tick.
+ * {@code queue-timeout-p90-multiple: 0} turns all of it off: the configured values apply as they are.
  *
  * <p>Control thread only.
  */
@@ -37,6 +38,15 @@ public final class QueueTuning {
   static final int INTERVAL_TARGETS = 10;
   /** The longest a queued request of a slow or cold op type waits. */
   static final long MAX_TIMEOUT_NANOS = 10_000_000_000L;
+  /**
+   * The share of the timeout in force that one tick's fit may lower it to. A request waits under the timeout in
+   * force when it queued; a timeout that fell at once from a cold queue's 10 s to the fitted 100 ms dropped every
+   * request queued before, the critical tiers' first among them (DEFAULTS S 20 ms K 2, cold 5 × C: the T0 and T1
+   * requests that queued through the first probe's drain timed out in one tick once the probe's p90 was known, and
+   * a standing queue serves its newest first). Halved a tick, the queue has a few ticks to dispatch them in tier
+   * order; a reconfiguration applies its values at once.
+   */
+  static final double TIMEOUT_STEP_DOWN = 0.5;
 
   private final Dispatcher dispatcher;
   private final CodelConfig[] applied = new CodelConfig[OpType.count()];
@@ -63,8 +73,8 @@ public final class QueueTuning {
 
   private void adapt(EngineParams c, LatencySampling latency, ServiceTimes services, boolean force) {
     for (OpType op : OpType.values()) {
-      CodelConfig fitted = fit(c, op, latency, services);
       CodelConfig current = applied[op.ordinal()];
+      CodelConfig fitted = force ? fit(c, op, latency, services) : stepDown(fit(c, op, latency, services), current);
       if (force || moved(current.targetNanos(), fitted.targetNanos())
           || moved(current.queueTimeoutNanos(), fitted.queueTimeoutNanos())
           || current.sloughFactor() != fitted.sloughFactor()) {
@@ -72,6 +82,13 @@ public final class QueueTuning {
         dispatcher.reconfigure(op, fitted);
       }
     }
+  }
+
+  /** The fitted configuration, its timeout no lower than {@link #TIMEOUT_STEP_DOWN} of the one in force. */
+  private static CodelConfig stepDown(CodelConfig fitted, CodelConfig current) {
+    long lowest = (long) (TIMEOUT_STEP_DOWN * current.queueTimeoutNanos());
+    return fitted.queueTimeoutNanos() >= lowest ? fitted
+        : fitted.toBuilder().queueTimeout(Duration.ofNanos(lowest)).build();
   }
 
   private static CodelConfig fit(EngineParams c, OpType op, LatencySampling latency, ServiceTimes services) {
