@@ -128,6 +128,15 @@ public final class ControlLoop {
   static final double OVERLOAD_ENDED = 0.5;
   /** EWMA weight of each tick's arrival rate in the ceiling's estimate (about 3 ticks). */
   static final double CEILING_SMOOTHING = 0.3;
+  /**
+   * A tick whose arrivals fell under this fraction of the smoothed rate is a load that dropped, not noise: the ceiling
+   * takes that tick's rate. The smoothing lags a drop by a second (a 50 × drop, 0.7 a tick, stays above twice the new
+   * rate for eight ticks), and for that second the ceiling allowed the ratio the burst had needed: the plant matrix's
+   * STUCK cells, 5 × C falling to 0.1 × C, kept a ratio 1.1–1.3 s after the drop in 22 of 624 cell-seeds
+   * ({@code RatioAfterLoadDropScenarioTest}). A Poisson tick of 10 arrivals falls under half its mean with a
+   * probability of 3 %, and then the ratio admits more for that tick only.
+   */
+  static final double ARRIVALS_DROPPED = 0.5;
   /** EWMA weight of each tick's inflight sample in the average that measures idle permits (about 3 ticks). */
   static final double INFLIGHT_SMOOTHING = 0.3;
   /** Seconds of unsaturated ticks a learned latency baseline spans. */
@@ -233,6 +242,8 @@ public final class ControlLoop {
   private double arrivalRate = Double.NaN;
   /** The smoothed arrival rate when the probe under way pinned the limit. */
   private double arrivalRateAtPin = Double.NaN;
+  /** The completions per second of the tick in which the current probe pinned. */
+  private double throughputAtPin = Double.NaN;
   /** Whether the op type the tuner last judged the latency by has a configured (not a learned) target. */
   private boolean worstTargetConfigured;
   /** What the node completed per second at its tuned limit when the probe under way pinned it (NaN: unknown). */
@@ -415,6 +426,7 @@ public final class ControlLoop {
         }
         pinnedLimit = pin;
         arrivalRateAtPin = arrivalRate;
+        throughputAtPin = throughput;
         completableBeforeProbe = completablePerSecond(limitBefore);
         probe.pinned(pinnedLimit, limiter.inflight());
         limiter.setLimit(pinnedLimit);
@@ -672,8 +684,15 @@ public final class ControlLoop {
 
   /**
    * Ends a probe that began in an overload which has since ended, while it still waits for the work admitted before
-   * its pin to drain: the arrivals fell under {@link #OVERLOAD_ENDED} of their rate at the pin, and the load left
-   * needs under that fraction of the tuned limit (arrivals × mean service time, Little's law). Such a probe has
+   * its pin to drain. It began in an overload when the arrivals at the pin outran what the node completed in that
+   * tick by {@link #KEEPING_UP}: on a slow node with an arrival or two a tick, the smoothed rate halves by noise
+   * alone, and probe after probe was abandoned there ({@code RatioAfterLoadDropScenarioTest}, DEFAULTS S 200 ms
+   * K 20). The overload ended when the arrivals fell under {@link #OVERLOAD_ENDED} of their rate at the pin, and the
+   * load left needs under that fraction of the tuned limit (Little's law: the arrivals times the mean service time,
+   * or the shortest learned no-load latency when that is shorter). The completions of a draining probe are the
+   * backlog's, and their mean holds its queue: judged by the mean, a probe that began as a burst of 200 ms requests
+   * ended was kept, and it drained the backlog for 3 s while its pin held back the load that was left
+   * ({@code ProbeAfterOverloadScenarioTest} K 600 seed 14, once the ceiling followed a drop at once). Such a probe has
    * measured nothing yet, and its pin (an eighth of the limit) holds back a load the node could serve: when an
    * overload ends on a node that also got slower (the plant matrix's STUCK shape, 200 ms requests 7 × slower),
    * draining the backlog took most of the probe's ten seconds while the load that was left queued behind the pin.
@@ -682,8 +701,13 @@ public final class ControlLoop {
    * second later ({@link BaselineProbe#abandon}).
    */
   private void abandonProbeAfterOverload(long now) {
-    boolean overloadEnded = arrivalRate < OVERLOAD_ENDED * arrivalRateAtPin
-        && arrivalRate * meanServiceNanos * 1e-9 < OVERLOAD_ENDED * tuner.limit();
+    double serviceNanos = meanServiceNanos;
+    for (double noLoad : noLoadNanos) {
+      serviceNanos = noLoad < serviceNanos ? noLoad : serviceNanos; // NaN, no baseline yet, compares false
+    }
+    boolean overloadEnded = arrivalRateAtPin > KEEPING_UP * throughputAtPin
+        && arrivalRate < OVERLOAD_ENDED * arrivalRateAtPin
+        && arrivalRate * serviceNanos * 1e-9 < OVERLOAD_ENDED * tuner.limit();
     if (!probe.draining() || !overloadEnded) {
       return;
     }
@@ -712,7 +736,8 @@ public final class ControlLoop {
    * at its limit (W the mean time a request holds its permit), so shedding more than {@code 1 − CEILING_ADMIT ×
    * (limit / W) / arrivals} of the arrivals would leave permits idle. Without this bound a lagging signal (the
    * waits of a queue that just drained, a p90 that still carries a surge) drove the ratio past the point the node
-   * needed, into tiers it could have served. 1 (no bound) until W and the arrival rate are known.
+   * needed, into tiers it could have served. The arrivals are the smoothed rate, or this tick's once they fell under
+   * {@link #ARRIVALS_DROPPED} of it. 1 (no bound) until W and the arrival rate are known.
    */
   private double littleCeiling(double completablePerSecond, double arrivalsPerSecond) {
     arrivalRate = Double.isNaN(arrivalRate) ? arrivalsPerSecond
@@ -720,7 +745,9 @@ public final class ControlLoop {
     if (!(completablePerSecond > 0) || !(arrivalRate > 0)) {
       return 1.0;
     }
-    return Math.max(0.0, Math.min(1.0, 1.0 - CEILING_ADMIT * completablePerSecond / arrivalRate));
+    // A tick without arrivals after a drop bounds the ratio at 0 (the division gives −∞), never lifts the bound.
+    double arrivals = arrivalsPerSecond < ARRIVALS_DROPPED * arrivalRate ? arrivalsPerSecond : arrivalRate;
+    return Math.max(0.0, Math.min(1.0, 1.0 - CEILING_ADMIT * completablePerSecond / arrivals));
   }
 
   /**
