@@ -683,22 +683,24 @@ public final class ControlLoop {
   }
 
   /**
-   * Ends a probe that began in an overload which has since ended, while it still waits for the work admitted before
-   * its pin to drain. It began in an overload when the arrivals at the pin outran what the node completed in that
-   * tick by {@link #KEEPING_UP}: on a slow node with an arrival or two a tick, the smoothed rate halves by noise
-   * alone, and probe after probe was abandoned there ({@code RatioAfterLoadDropScenarioTest}, DEFAULTS S 200 ms
-   * K 20). The overload ended when the arrivals fell under {@link #OVERLOAD_ENDED} of their rate at the pin, and the
-   * load left needs under that fraction of the tuned limit (Little's law: the arrivals times the mean service time,
-   * or the shortest learned no-load latency when that is shorter). The completions of a draining probe are the
-   * backlog's, and their mean holds its queue: judged by the mean, a probe that began as a burst of 200 ms requests
-   * ended was kept, and it drained the backlog for 3 s while its pin held back the load that was left
-   * ({@code ProbeAfterOverloadScenarioTest} K 600 seed 14, once the ceiling followed a drop at once). Such a probe has
-   * measured nothing yet, and its pin (an eighth of the limit) holds back a load the node could serve: when an
-   * overload ends on a node that also got slower (the plant matrix's STUCK shape, 200 ms requests 7 × slower),
-   * draining the backlog took most of the probe's ten seconds while the load that was left queued behind the pin.
-   * The limit returns to the tuned one, the ratios hold while the pin's queue drains as after any probe, and no
-   * baseline value is taken. Should the node still be saturated with a stale baseline, the next probe is due a
-   * second later ({@link BaselineProbe#abandon}).
+   * Ends a probe that began in an overload which has since ended, while it still waits for the work admitted before its
+   * pin to drain. It began in an overload when the arrivals at the pin outran what the node completed in that tick by
+   * {@link #KEEPING_UP}: on a slow node with an arrival or two a tick, the smoothed rate halves by noise alone, and
+   * probe after probe was abandoned there ({@code RatioAfterLoadDropScenarioTest}, DEFAULTS S 200 ms K 20). The
+   * overload ended when the arrivals fell under {@link #OVERLOAD_ENDED} of their rate at the pin, and the load left
+   * needs under that fraction of the tuned limit (Little's law: the arrivals times the mean service time, or the
+   * shortest learned no-load latency when that is shorter; weighted by the last tick's completions instead, as the
+   * critical tiers' permits are, it falls back to the mean in the ticks a draining 200 ms node completes nothing, and
+   * DEFAULTS S 200 ms K 20 STUCK held a ratio past 1 s on 4 seeds of 20 against 3). The completions of a draining probe
+   * are the backlog's, and their mean holds its queue: judged by the mean, a probe that began as a burst of 200 ms
+   * requests ended was kept, and it drained the backlog for 3 s while its pin held back the load that was left ({@code
+   * ProbeAfterOverloadScenarioTest} K 600 seed 14, once the ceiling followed a drop at once). Such a probe has measured
+   * nothing yet, and its pin (an eighth of the limit) holds back a load the node could serve: when an overload ends on
+   * a node that also got slower (the plant matrix's STUCK shape, 200 ms requests 7 × slower), draining the backlog took
+   * most of the probe's ten seconds while the load that was left queued behind the pin. The limit returns to the tuned
+   * one, the ratios hold while the pin's queue drains as after any probe, and no baseline value is taken. Should the
+   * node still be saturated with a stale baseline, the next probe is due a second later ({@link
+   * BaselineProbe#abandon}).
    */
   private void abandonProbeAfterOverload(long now) {
     double serviceNanos = meanServiceNanos;

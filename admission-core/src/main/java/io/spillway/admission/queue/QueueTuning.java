@@ -74,7 +74,10 @@ public final class QueueTuning {
   private void adapt(EngineParams c, LatencySampling latency, ServiceTimes services, boolean force) {
     for (OpType op : OpType.values()) {
       CodelConfig current = applied[op.ordinal()];
-      CodelConfig fitted = force ? fit(c, op, latency, services) : stepDown(fit(c, op, latency, services), current);
+      CodelConfig fitted = fit(c, op, latency, services);
+      if (!force) {
+        fitted = stepDown(fitted, current);
+      }
       if (force || moved(current.targetNanos(), fitted.targetNanos())
           || moved(current.queueTimeoutNanos(), fitted.queueTimeoutNanos())
           || current.sloughFactor() != fitted.sloughFactor()) {
