@@ -11,9 +11,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * latency, Vegas' {@code rttNoLoad}, from the lowest p90 it reads. On a node of 200 ms requests two readings are
  * lower than any no-load latency, and taking them held the limit under the node's workers as a phantom queue:
  * <ul>
- *   <li><b>a censored p90</b> ({@code ControlLoop.UNCENSORED_SPANS}): for a while after completions begin, only the
- *       requests shorter than the time since have completed (the first half second read 250 ms where the no-load p90
- *       is 330 ms);</li>
+ *   <li><b>a censored p90</b> ({@code RecentCompletions.UNCENSORED_SPANS}): for a while after completions begin,
+ *       only the requests shorter than the time since have completed (the first half second read 250 ms where the
+ *       no-load p90 is 330 ms);</li>
  *   <li><b>a p90 read while the inflight rose</b> ({@code VegasLimitTuner}'s anchor): the requests admitted in the
  *       rise that completed within the interval are its short ones.</li>
  * </ul>

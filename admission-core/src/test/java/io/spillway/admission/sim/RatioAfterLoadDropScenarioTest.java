@@ -9,7 +9,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * A load that drops releases its shedding within a second: the plant matrix's STUCK shape, 5 × C falling to 0.1 × C
  * on a node that also gets 7 × slower, where shedding cannot help. Little's ceiling takes a tick's own arrivals once
- * they fell under half the smoothed rate ({@code ControlLoop.ARRIVALS_DROPPED}); the smoothed rate lags a 50 × drop
+ * they fell under half the smoothed rate ({@code LittleCeiling.ARRIVALS_DROPPED}); the smoothed rate lags a 50 × drop
  * by a second, and for that second the ceiling allowed the burst's ratio. A probe that began after the burst is
  * abandoned with it only if its arrivals then outran what the node completed
  * ({@code ControlLoop#abandonProbeAfterOverload}).

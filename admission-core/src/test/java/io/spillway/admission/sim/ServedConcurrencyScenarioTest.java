@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * quiet second to learn a baseline from, so the first baseline probe comes at the first saturated tick after 1 s,
  * pinned at 64 / 8 = 8. Before the served-concurrency bound, the probe returned to the initial 64, a limit that was
  * never tuned, and let some 60 requests into the node's own FIFO (0.6 s of work) before Vegas brought it down again
- * over the next two seconds. With it, the probe returns to {@code ControlLoop.SERVED_GAIN} × the node's served
+ * over the next two seconds. With it, the probe returns to {@code ProbePin.SERVED_GAIN} × the node's served
  * concurrency ({@code ServedConcurrency}: completions per second × the no-load latency the probe has just measured,
  * BBR's {@code cwnd_gain × BDP}), or to its pin when that is higher.
  *

@@ -8,7 +8,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A probe that measures the no-load latency it measured before leaves the limit of the last decrease in place: slow
- * start grows past it only after a probe that found the node slower ({@code ControlLoop.SLOW_START_RESTART_RISE}).
+ * start grows past it only after a probe that found the node slower ({@code ProbePin.SLOW_START_RESTART_RISE}).
  * The plant matrix's DEFAULTS S 200 ms K 60 (C 300/s), the 5 × phase, seeds 1–20: the limit overshoots its settled
  * mean by more than 0.10 (the matrix's threshold) on STEP 6 and RAMP 3 seeds; with slow start restarted after every
  * probe, 12 and 7 (the restarted climb passed the level at which the node had queued on a noisy low p90, and the

@@ -1,0 +1,243 @@
+package io.spillway.admission.loop;
+
+import io.spillway.admission.control.BaselineProbe;
+import io.spillway.admission.control.LatencyBaseline;
+import io.spillway.admission.control.VegasLimitTuner;
+import io.spillway.admission.path.InflightLimiter;
+
+/**
+ * What a baseline probe does to the inflight limit, from its pin to the drain after it. {@link BaselineProbe} decides
+ * when a probe runs and when its samples count; this class pins the limit, lets the pin follow the load while the
+ * probe samples, ends the probe (measured, or abandoned once the overload it began in has ended) and holds the ratios
+ * while the queue the pin built drains (docs/control-under-contention.md#where-a-probe-pins).
+ *
+ * <p>Source: Envoy's adaptive concurrency filter (its minRTT window pins the concurrency to {@code min_concurrency});
+ * the return to at most {@link #SERVED_GAIN} × the served concurrency is BBR's {@code cwnd_gain} (N. Cardwell et al.,
+ * "BBR: Congestion-Based Congestion Control", ACM Queue 14(5), 2016).
+ *
+ * <p>Control thread only; allocation-free.
+ */
+final class ProbePin {
+
+  /** A baseline probe pins the limit to the tuned limit over this, at least limit.min. */
+  static final int PROBE_LIMIT_DIVISOR = 8;
+  /** The most ticks the ratios hold after a probe while the queue it built drains. */
+  static final int POST_PROBE_SETTLE_TICKS = 10;
+  /**
+   * A probe still waiting for the old work to drain is abandoned once the overload it began in has ended: the
+   * arrivals fell under this fraction of their rate at the pin, and the load left needs under this fraction of the
+   * tuned limit ({@link #abandonIfOverloadEnded}). Half, as in the tuner's "no growth while less than half the
+   * limit is used" and the idle-shedding rule (a scope at ratio 0.5 or more below half its limit).
+   */
+  static final double OVERLOAD_ENDED = 0.5;
+  /**
+   * A probe's pin follows the concurrency its load needs with this headroom ({@link #followLoad}): its permits are then
+   * busy about 83 % of the time, so that a Poisson load seldom fills the pin and queues behind it.
+   */
+  static final double PIN_LOAD_HEADROOM = 1.2;
+  /**
+   * A probe lets slow start grow past the limit of the last decrease only when it raised the no-load latency by more
+   * than this (or measured it for the first time). The level at which the node last queued is its workers plus the
+   * Vegas band, which a probe does not move; a slower node's last decreases, though, were read against the latency
+   * learned before the slowdown and say nothing about where it queues (Little's law: the same load needs more permits
+   * at the longer service time). Restarted after every probe, slow start climbed past that level on a noisy low p90
+   * and settled higher each time (DEFAULTS S 200 ms K 60, STEP 5 × phase: limit overshoot past 0.10 on 12 seeds of
+   * 20, against 6). A probe's pool of hundreds of samples reads its p90 within about 5 %
+   * ({@code TuningPeriod.p90RelativeError}, the plant matrix's lognormal noise), but a pool may close with
+   * {@code ControlLoop.BASELINE_MIN_SAMPLES}, whose p90 reads about 20 % off, so a thin probe of an unchanged node may
+   * still restart slow start. 1.5 read about the same on the plant matrix (seeds 1–6: 261 cells against 260); the lower
+   * threshold keeps restarting for a node 1.2–1.5 times slower, whose last decreases were read on a stale target.
+   */
+  static final double SLOW_START_RESTART_RISE = 1.2;
+  /** A probe returns to at most this multiple of the served concurrency (BBR's {@code cwnd_gain}). */
+  static final double SERVED_GAIN = 2.0;
+
+  private final BaselineProbe probe;
+  private final LatencyBaseline[] baselines;
+  private final VegasLimitTuner tuner;
+  private final InflightLimiter limiter;
+  private final EngineEvents events;
+  private final TuningPeriod period;
+  private int pinnedLimit;
+  private int settlingTicks;
+  /** The smoothed arrival rate when the probe under way pinned the limit. */
+  private double arrivalRateAtPin = Double.NaN;
+  /** The completions per second of the tick in which the current probe pinned. */
+  private double throughputAtPin = Double.NaN;
+  /** What the node completed per second at its tuned limit when the probe under way pinned it (NaN: unknown). */
+  private double completableBeforeProbe = Double.NaN;
+
+  ProbePin(BaselineProbe probe, LatencyBaseline[] baselines, VegasLimitTuner tuner, InflightLimiter limiter,
+      EngineEvents events, TuningPeriod period) {
+    this.probe = probe;
+    this.baselines = baselines;
+    this.tuner = tuner;
+    this.limiter = limiter;
+    this.events = events;
+    this.period = period;
+  }
+
+  /** The inflight a baseline probe pins for the node's sake alone: an eighth of the limit, at least limit.min. */
+  static int probePin(int limitMin, int limit) {
+    return Math.max(limitMin, limit / PROBE_LIMIT_DIVISOR);
+  }
+
+  /**
+   * Pins the limit for the probe that starts this tick. Each baseline's value will come from the probe's own samples
+   * and replace its window.
+   *
+   * @param completablePerSecond what the node completes per second at its tuned limit (NaN: unknown)
+   */
+  void start(int pin, int limitBefore, double arrivalRate, double throughput, double completablePerSecond,
+      long now) {
+    for (LatencyBaseline b : baselines) {
+      b.startMeasurement();
+    }
+    pinnedLimit = pin;
+    arrivalRateAtPin = arrivalRate;
+    throughputAtPin = throughput;
+    completableBeforeProbe = completablePerSecond;
+    probe.pinned(pinnedLimit, limiter.inflight());
+    limiter.setLimit(pinnedLimit);
+    events.limitChanged(limitBefore, pinnedLimit, now);
+  }
+
+  /**
+   * Raises the pin of a probe whose old work has drained to the concurrency its load needs, when that is more. The
+   * requests completing now ran at the pin, not behind a queue (a pin below the node's parallelism is the point of a
+   * probe), so their mean service time is the no-load one and, by Little's law, the load needs {@code arrivals x
+   * that mean} permits. Under a load within what the node has shown it completes ({@code reach}), a pin below that
+   * only queues the load in the engine for the probe's seconds: on a node 7 times slower whose load needs 14 permits,
+   * probes pinned 5–7 and the slow phase's goodput read 0.84 ({@code ProbeAfterOverloadScenarioTest}, K 20). The pin
+   * rises to the need times {@link #PIN_LOAD_HEADROOM}, at most the tuned limit, and never falls within a probe.
+   * Capped at half the tuned limit instead, it stayed under the need of a node 3 times slower whose limit the tuner
+   * had cut before the probe, and the slow phase of a 600 ms service time queued for its 2–4 s of sampling
+   * ({@code SlowerNodeScenarioTest}: FITTED S 200 ms K 200, mean goodput 0.93 against 0.98 up to the limit). The
+   * need is at most the rate the node has completed times its no-load mean service time, so the pin stays near the
+   * node's parallelism. Under an overload the pin stays: there the need is more than the node can run, and a pin at
+   * it would measure a queue.
+   *
+   * @param meanNanos the mean service time of this tick's completions (NaN without any)
+   * @param arrivalRate the smoothed arrival rate per second
+   * @param reach the most arrivals per second the node has shown it keeps up with (NaN before a second)
+   */
+  void followLoad(double meanNanos, double arrivalRate, double reach, long now) {
+    if (!(meanNanos > 0) || !(arrivalRate > 0) || !(arrivalRate <= reach)) {
+      return;
+    }
+    double needed = arrivalRate * meanNanos * 1e-9 * PIN_LOAD_HEADROOM;
+    int pin = (int) Math.min(tuner.limit(), Math.ceil(needed));
+    if (pin > pinnedLimit) {
+      events.limitChanged(pinnedLimit, pin, now);
+      pinnedLimit = pin;
+      limiter.setLimit(pin);
+    }
+  }
+
+  /**
+   * Ends a probe that has measured: the limit returns to what the node serves at once, not to a limit that may never
+   * have been tuned (the initial one, on a node saturated from its start), and slow start may grow past the level of
+   * the last decrease if the probe found the node slower ({@link #SLOW_START_RESTART_RISE}).
+   *
+   * @param servedConcurrency the requests the node has shown it serves at once (NaN: unknown)
+   */
+  void finish(double servedConcurrency, long now) {
+    double rise = Double.NaN; // the largest rise the probe measured; NaN for a first measurement, or none
+    for (LatencyBaseline b : baselines) {
+      double r = b.lastMeasuredRise();
+      probe.confirm(r);
+      rise = Double.isNaN(rise) || r > rise ? r : rise;
+    }
+    tuner.lowerTo(Math.max(pinnedLimit, SERVED_GAIN * servedConcurrency));
+    if (!(rise <= SLOW_START_RESTART_RISE)) {
+      tuner.restartSlowStart();
+    }
+    release(now);
+  }
+
+  /**
+   * Ends a probe that began in an overload which has since ended, while it still waits for the work admitted before its
+   * pin to drain. It began in an overload when the arrivals at the pin outran what the node completed in that tick by
+   * {@code ControlLoop.KEEPING_UP}: on a slow node with an arrival or two a tick, the smoothed rate halves by noise
+   * alone, and probe after probe was abandoned there ({@code RatioAfterLoadDropScenarioTest}, DEFAULTS S 200 ms K 20).
+   * The overload ended when the arrivals fell under {@link #OVERLOAD_ENDED} of their rate at the pin, and the load left
+   * needs under that fraction of the tuned limit (Little's law: the arrivals times the mean service time, or the
+   * shortest learned no-load latency when that is shorter; weighted by the last tick's completions instead, as the
+   * critical tiers' permits are, it falls back to the mean in the ticks a draining 200 ms node completes nothing, and
+   * DEFAULTS S 200 ms K 20 STUCK held a ratio past 1 s on 4 seeds of 20 against 3). The completions of a draining probe
+   * are the backlog's, and their mean holds its queue: judged by the mean, a probe that began as a burst of 200 ms
+   * requests ended was kept, and it drained the backlog for 3 s while its pin held back the load that was left ({@code
+   * ProbeAfterOverloadScenarioTest} K 600 seed 14, once the ceiling followed a drop at once). Such a probe has measured
+   * nothing yet, and its pin (an eighth of the limit) holds back a load the node could serve: when an overload ends on
+   * a node that also got slower (the plant matrix's STUCK shape, 200 ms requests 7 × slower), draining the backlog took
+   * most of the probe's ten seconds while the load that was left queued behind the pin. The limit returns to the tuned
+   * one, the ratios hold while the pin's queue drains as after any probe, and no baseline value is taken. Should the
+   * node still be saturated with a stale baseline, the next probe is due a second later ({@link
+   * BaselineProbe#abandon}).
+   *
+   * @param arrivalRate the smoothed arrival rate per second
+   * @param meanServiceNanos the node's mean service time
+   * @param noLoadNanos each op type's learned no-load p90 (NaN: none yet)
+   */
+  void abandonIfOverloadEnded(double arrivalRate, double meanServiceNanos, double[] noLoadNanos, long now) {
+    double serviceNanos = meanServiceNanos;
+    for (double noLoad : noLoadNanos) {
+      serviceNanos = noLoad < serviceNanos ? noLoad : serviceNanos; // NaN, no baseline yet, compares false
+    }
+    boolean overloadEnded = arrivalRateAtPin > ControlLoop.KEEPING_UP * throughputAtPin
+        && arrivalRate < OVERLOAD_ENDED * arrivalRateAtPin
+        && arrivalRate * serviceNanos * 1e-9 < OVERLOAD_ENDED * tuner.limit();
+    if (!probe.draining() || !overloadEnded) {
+      return;
+    }
+    probe.abandon(now);
+    for (LatencyBaseline b : baselines) {
+      b.cancelMeasurement();
+    }
+    release(now);
+  }
+
+  /**
+   * Whether the ratios hold this tick: during a probe, and after it while the queue it built drains (at most
+   * {@link #POST_PROBE_SETTLE_TICKS}): until it has, its waits and its balance are the probe's doing.
+   *
+   * @param pinned whether the limit is pinned this tick
+   * @param waiting the requests waiting in the engine's queues
+   */
+  boolean holding(boolean pinned, int waiting) {
+    if (!pinned && settlingTicks > 0) {
+      settlingTicks = waiting == 0 ? 0 : settlingTicks - 1;
+    }
+    return pinned || settlingTicks > 0;
+  }
+
+  /** The limit the probe under way pins. */
+  int pinnedLimit() {
+    return pinnedLimit;
+  }
+
+  /** What the node completed per second at its tuned limit when the probe under way pinned it (NaN: unknown). */
+  double completableBeforeProbe() {
+    return completableBeforeProbe;
+  }
+
+  /** Clamps the pin of a probe under way to new limit bounds (a reconfiguration). */
+  void bounds(int limitMin, int limitMax) {
+    if (probe.probing()) {
+      pinnedLimit = Math.max(limitMin, Math.min(pinnedLimit, limitMax));
+    }
+  }
+
+  /**
+   * Ends a probe's pin, measured or abandoned: the limit returns to the tuned one, the critical tiers lose their
+   * room past the pin, the ratios hold while the queue the pin built drains, and the tuner's period starts afresh
+   * (the pinned ticks' latencies are the probe's, not the tuned limit's).
+   */
+  private void release(long now) {
+    limiter.setCriticalExtra(0);
+    limiter.setLimit(tuner.limit());
+    events.limitChanged(pinnedLimit, tuner.limit(), now);
+    settlingTicks = POST_PROBE_SETTLE_TICKS;
+    period.reset();
+  }
+}
