@@ -13,7 +13,6 @@ import io.spillway.admission.Ticker;
 import io.spillway.admission.Tier;
 import io.spillway.admission.control.BaselineProbe;
 import io.spillway.admission.control.CriticalReserve;
-import io.spillway.admission.control.LatencyBaseline;
 import io.spillway.admission.control.LatencySample;
 import io.spillway.admission.control.NodeQueue;
 import io.spillway.admission.control.PriorityDistribution;
@@ -69,12 +68,8 @@ import java.util.function.Consumer;
  * follower lag) are evidence by themselves. A node whose latency rose without load — a noisy neighbour, a slow disk, a
  * read proxied to another node — keeps every permit it has and sheds nothing.
  *
- * <p>Latency targets are learned unless configured: each op type's {@link LatencyBaseline} keeps the lowest p90
- * of the work served at low inflight (within {@code limit.min}, nothing waiting; or pinned there by a
- * {@link BaselineProbe} when the node is never quiet on its own) over
- * {@link #BASELINE_WINDOW_SECONDS}, and the op type's target is
- * {@link #LEARNED_TARGET_MULTIPLE} × that baseline (half of a request's time may be spent queueing before the tuner
- * calls it too much). The latency signal sheds at {@code shed-factor} × the target, as with a configured one.
+ * <p>Latency targets are learned unless configured ({@link LearnedTargets}): twice each op type's no-load p90, measured
+ * at low inflight, or pinned there by a {@link BaselineProbe} when the node is never quiet on its own.
  *
  * <p>Served concurrency ({@link ServedConcurrency}, after BBR): the completions of each second weighed by their op
  * type's no-load latency, at its highest over {@link #SERVED_WINDOW_SECONDS}, is how many requests the node serves at
@@ -106,19 +101,6 @@ public final class ControlLoop {
   static final double KEEPING_UP = 1.1;
   /** EWMA weight of each tick's inflight sample in the average that measures idle permits (about 3 ticks). */
   static final double INFLIGHT_SMOOTHING = 0.3;
-  /** Seconds of unsaturated ticks a learned latency baseline spans. */
-  static final int BASELINE_WINDOW_SECONDS = 60;
-  /**
-   * Samples a low-load p90 of the baseline pools, or a second of contributing ticks, whichever first. Small on
-   * purpose: a node that starts under a ramp is at low inflight only for its first second or so, and a baseline
-   * from then spares it a probe while its limit is still the initial one (a lower value only makes the limit more
-   * careful; probes replace it later).
-   */
-  static final int BASELINE_MIN_SAMPLES = 20;
-  /** Ticks after which a thin baseline pool closes anyway. */
-  static final long BASELINE_MAX_POOL_NANOS = 1_000_000_000L;
-  /** A learned latency target is this multiple of the op type's no-load p90. */
-  static final double LEARNED_TARGET_MULTIPLE = 2.0;
   /** Seconds over which the served concurrency keeps its highest value (BBR's bandwidth filter spans 10 RTTs). */
   static final int SERVED_WINDOW_SECONDS = 10;
   /**
@@ -153,7 +135,7 @@ public final class ControlLoop {
   final MeasuredSignal queueDelaySignal;
   private final List<Signal> customSignals = new ArrayList<>();
   private final QueueTuning queues;
-  private final LatencyBaseline[] baselines = new LatencyBaseline[OpType.count()];
+  private final LearnedTargets targets;
   private final BaselineProbe probe;
   private final ServedConcurrency served = new ServedConcurrency(SERVED_WINDOW_SECONDS, OpType.count());
   private final NodeQueue nodeQueue = new NodeQueue();
@@ -162,8 +144,6 @@ public final class ControlLoop {
   private final RecentCompletions recent = new RecentCompletions(OpType.count());
   private final ProbePin probePin;
   private final long[] tickCompletions = new long[OpType.count()];
-  /** Each op type's learned no-load p90 as of the last tick (the baselines change only there); NaN: unknown. */
-  private final double[] noLoadNanos = nanArray(OpType.count());
   private double servedConcurrency = Double.NaN;
   private long lastTickNanos = Long.MIN_VALUE;
   private long lastErrors;
@@ -201,14 +181,12 @@ public final class ControlLoop {
     // virtual clock is reproducible.
     this.probe = new BaselineProbe(ticker.read());
     this.period = new TuningPeriod(telemetry.latency());
-    this.probePin = new ProbePin(probe, baselines, tuner, limiter, events, period);
+    this.targets = new LearnedTargets(telemetry.latency(), config.pidTickNanos);
+    this.probePin = new ProbePin(probe, targets, tuner, limiter, events, period);
     this.latency = new LatencySampling(config);
     for (OpType op : OpType.values()) {
       latencySignals[op.ordinal()] = new MeasuredSignal("latency.p90." + op.name().toLowerCase(),
           SignalScope.of(config.signalsLatencyScope(op)), Double.NaN, true);
-      baselines[op.ordinal()] = new LatencyBaseline(BASELINE_WINDOW_SECONDS, BASELINE_MIN_SAMPLES,
-          (int) Math.max(1, BASELINE_MAX_POOL_NANOS / config.pidTickNanos),
-          telemetry.latency()[op.ordinal()].newPool());
     }
     this.queues = new QueueTuning(config, dispatcher, latency, telemetry.serviceTimes);
     errorSignal = new MeasuredSignal("errors.rate", SignalScope.of(config.signalsErrorRateScope),
@@ -263,7 +241,7 @@ public final class ControlLoop {
     lastTickNanos = now;
 
     AdmissionCounters counters = telemetry.counters;
-    probePin.abandonIfOverloadEnded(ceiling.arrivalRate(), meanServiceNanos, noLoadNanos, now);
+    probePin.abandonIfOverloadEnded(ceiling.arrivalRate(), meanServiceNanos, targets.noLoadNanos(), now);
     int limitBefore = limiter.limit();
     int peak = limiter.takePeak();
     int waiting = dispatcher.waiting();
@@ -293,18 +271,12 @@ public final class ControlLoop {
         recent.completed(i, latency.lastSample(i).p50Nanos(), now);
       }
       if (lowLoad) {
-        long before = baselines[i].values();
-        // In a probe, only the work admitted since the old work drained: a longer latency is older work, whatever
-        // order the node ran it in.
-        baselines[i].observe(latency.lastSample(i), now, wasPinned ? now - probe.drainedNanos() : Long.MAX_VALUE);
-        if (probe.timeUp(now)) {
-          baselines[i].closePool(now);
-        }
-        freshBaseline |= baselines[i].values() != before;
+        // In a probe, only the work admitted since the old work drained.
+        freshBaseline |= targets.observe(i, latency.lastSample(i), now,
+            wasPinned ? now - probe.drainedNanos() : Long.MAX_VALUE, probe.timeUp(now));
       }
-      baselineKnown &= c.queuesLatencyTargetNanos[i] > 0 || latency.successes(op) == 0
-          || !Double.isNaN(baselines[i].nanos());
-      double target = latencyTargetNanos(c, i);
+      baselineKnown &= c.queuesLatencyTargetNanos[i] > 0 || latency.successes(op) == 0 || targets.known(i);
+      double target = targets.targetNanos(c, i);
       latencySignals[i].set(p90);
       latencySignals[i].target(c.signalsLatencyShedFactor * target);
     }
@@ -322,9 +294,7 @@ public final class ControlLoop {
     nodeQueue.add((long) (nodeWaits.count() * nodeWaits.meanNanos()),
         completions > 0 ? (long) (completions * meanServiceNanos) : 0L, (int) nodeWaits.count(), dt);
     served.add(tickCompletions, (long) (dt * 1e9), now);
-    for (int i = 0; i < OpType.count(); i++) {
-      noLoadNanos[i] = baselines[i].nanos();
-    }
+    double[] noLoadNanos = targets.refresh();
     servedConcurrency = served.max(noLoadNanos, now);
     long criticalArrivals = telemetry.levels.feed(distribution, s.cohortsPerTier, s.lastReservedTier);
     double criticalPermits = criticalPermits(criticalArrivals, s.lastReservedTier, dt, now);
@@ -461,9 +431,9 @@ public final class ControlLoop {
     }
     TickReport report = new TickReport(ticks, saturatedNow, probe.probing(), throughput, errors01, servedConcurrency,
         nodeQueue.waiting(), nodeQueue.working(), scopeViews(), signalViews(), latency.intervalSnapshot(),
-        latency.successesSnapshot(), latency.smoothedP90Snapshot(), noLoadNanos.clone(), timeouts);
+        latency.successesSnapshot(), latency.smoothedP90Snapshot(), targets.noLoadNanos().clone(), timeouts);
     publishedServiceNanos = serviceNanos;
-    publishedFastestNanos = recent.fastestNanos(serviceNanos, noLoadNanos,
+    publishedFastestNanos = recent.fastestNanos(serviceNanos, targets.noLoadNanos(),
         settings.config.queuesInitialServiceTimeNanos, now);
     publishedReport = report;
     publisher.accept(new Policy(settings, rejectors.filters(), rejectors.cutPoints(), retry.drainNanos(),
@@ -518,7 +488,7 @@ public final class ControlLoop {
     double noLoad = Double.NaN;
     worstTargetConfigured = false;
     for (int i = 0; i < OpType.count(); i++) {
-      double target = latencyTargetNanos(c, i);
+      double target = targets.targetNanos(c, i);
       double p90 = period.p90Nanos(i);
       if (recent.censored(i, p90, now)) {
         continue; // the requests longer than the time since completions began have not completed yet
@@ -527,7 +497,7 @@ public final class ControlLoop {
       if (ratio > 0 && (Double.isNaN(worst) || ratio > worst)) {
         worst = ratio;
         worstError = period.p90RelativeError(i);
-        noLoad = baselines[i].nanos() / target;
+        noLoad = targets.noLoadNanos(i) / target;
         worstTargetConfigured = c.queuesLatencyTargetNanos[i] > 0;
       }
     }
@@ -570,7 +540,7 @@ public final class ControlLoop {
     queues.reconfigure(next, latency, telemetry.serviceTimes);
     for (OpType op : OpType.values()) {
       int i = op.ordinal();
-      latencySignals[i].target(next.signalsLatencyShedFactor * latencyTargetNanos(next, i));
+      latencySignals[i].target(next.signalsLatencyShedFactor * targets.targetNanos(next, i));
     }
     errorSignal.target(next.signalsErrorRateTarget);
     queueDelaySignal.target(next.signalsQueueDelayTargetNanos);
@@ -640,19 +610,7 @@ public final class ControlLoop {
       waiting += dispatcher.waitingAhead(OpType.ofOrdinal(i), lastCriticalTier);
     }
     double arriving = Math.max(reserve.ratePerSecond(), criticalArrivals / dt);
-    return CriticalPermits.permits(noLoadNanos, tickCompletions, settings.config.queuesInitialServiceTimeNanos,
-        arriving, waiting, reach(now), dt);
-  }
-
-  /** The op type's latency target: the configured one, or the learned one (NaN before any unsaturated sample). */
-  private double latencyTargetNanos(EngineParams c, int op) {
-    long configured = c.queuesLatencyTargetNanos[op];
-    return configured > 0 ? configured : LEARNED_TARGET_MULTIPLE * baselines[op].nanos();
-  }
-
-  private static double[] nanArray(int length) {
-    double[] a = new double[length];
-    java.util.Arrays.fill(a, Double.NaN);
-    return a;
+    return CriticalPermits.permits(targets.noLoadNanos(), tickCompletions,
+        settings.config.queuesInitialServiceTimeNanos, arriving, waiting, reach(now), dt);
   }
 }

@@ -1,7 +1,6 @@
 package io.spillway.admission.loop;
 
 import io.spillway.admission.control.BaselineProbe;
-import io.spillway.admission.control.LatencyBaseline;
 import io.spillway.admission.control.VegasLimitTuner;
 import io.spillway.admission.path.InflightLimiter;
 
@@ -44,16 +43,16 @@ final class ProbePin {
    * and settled higher each time (DEFAULTS S 200 ms K 60, STEP 5 × phase: limit overshoot past 0.10 on 12 seeds of
    * 20, against 6). A probe's pool of hundreds of samples reads its p90 within about 5 %
    * ({@code TuningPeriod.p90RelativeError}, the plant matrix's lognormal noise), but a pool may close with
-   * {@code ControlLoop.BASELINE_MIN_SAMPLES}, whose p90 reads about 20 % off, so a thin probe of an unchanged node may
-   * still restart slow start. 1.5 read about the same on the plant matrix (seeds 1–6: 261 cells against 260); the lower
-   * threshold keeps restarting for a node 1.2–1.5 times slower, whose last decreases were read on a stale target.
+   * {@link LearnedTargets#BASELINE_MIN_SAMPLES}, whose p90 reads about 20 % off, so a thin probe of an unchanged node
+   * may still restart slow start. 1.5 read about the same on the plant matrix (seeds 1–6: 261 cells against 260); the
+   * lower threshold keeps restarting for a node 1.2–1.5 times slower, whose last decreases were read on a stale target.
    */
   static final double SLOW_START_RESTART_RISE = 1.2;
   /** A probe returns to at most this multiple of the served concurrency (BBR's {@code cwnd_gain}). */
   static final double SERVED_GAIN = 2.0;
 
   private final BaselineProbe probe;
-  private final LatencyBaseline[] baselines;
+  private final LearnedTargets targets;
   private final VegasLimitTuner tuner;
   private final InflightLimiter limiter;
   private final EngineEvents events;
@@ -67,10 +66,10 @@ final class ProbePin {
   /** What the node completed per second at its tuned limit when the probe under way pinned it (NaN: unknown). */
   private double completableBeforeProbe = Double.NaN;
 
-  ProbePin(BaselineProbe probe, LatencyBaseline[] baselines, VegasLimitTuner tuner, InflightLimiter limiter,
+  ProbePin(BaselineProbe probe, LearnedTargets targets, VegasLimitTuner tuner, InflightLimiter limiter,
       EngineEvents events, TuningPeriod period) {
     this.probe = probe;
-    this.baselines = baselines;
+    this.targets = targets;
     this.tuner = tuner;
     this.limiter = limiter;
     this.events = events;
@@ -90,9 +89,7 @@ final class ProbePin {
    */
   void start(int pin, int limitBefore, double arrivalRate, double throughput, double completablePerSecond,
       long now) {
-    for (LatencyBaseline b : baselines) {
-      b.startMeasurement();
-    }
+    targets.startMeasurement();
     pinnedLimit = pin;
     arrivalRateAtPin = arrivalRate;
     throughputAtPin = throughput;
@@ -142,12 +139,8 @@ final class ProbePin {
    * @param servedConcurrency the requests the node has shown it serves at once (NaN: unknown)
    */
   void finish(double servedConcurrency, long now) {
-    double rise = Double.NaN; // the largest rise the probe measured; NaN for a first measurement, or none
-    for (LatencyBaseline b : baselines) {
-      double r = b.lastMeasuredRise();
-      probe.confirm(r);
-      rise = Double.isNaN(rise) || r > rise ? r : rise;
-    }
+    double rise = targets.largestRise(); // NaN for a first measurement, or none
+    probe.confirm(rise);
     tuner.lowerTo(Math.max(pinnedLimit, SERVED_GAIN * servedConcurrency));
     if (!(rise <= SLOW_START_RESTART_RISE)) {
       tuner.restartSlowStart();
@@ -191,9 +184,7 @@ final class ProbePin {
       return;
     }
     probe.abandon(now);
-    for (LatencyBaseline b : baselines) {
-      b.cancelMeasurement();
-    }
+    targets.cancelMeasurement();
     release(now);
   }
 
