@@ -310,7 +310,7 @@ public final class ControlLoop {
         probePin.start(pin, limitBefore, ceiling.arrivalRate(), throughput, completablePerSecond(limitBefore), now);
       }
       if (wasPinned && !probe.draining()) {
-        probePin.followLoad(latency.meanServiceNanos(), ceiling.arrivalRate(), reach(now), now);
+        probePin.followLoad(latency.meanServiceNanos(), ceiling.arrivalRate(), reach(now), c.limitMax, now);
       }
       // On a node that runs its critical work first, the pin is for the new work: the critical tiers need not wait
       // for the old work to drain.

@@ -48,6 +48,15 @@ final class ProbePin {
    * lower threshold keeps restarting for a node 1.2–1.5 times slower, whose last decreases were read on a stale target.
    */
   static final double SLOW_START_RESTART_RISE = 1.2;
+  /**
+   * A probe's pin follows its load past the tuned limit only while the tick's mean service time is within this
+   * multiple of the shortest mean the probe has seen ({@link #followLoad}): a longer one is work waiting inside the
+   * node for a worker, and the need it reads (arrivals × that mean) feeds on the pin's own queue. On the plant matrix's
+   * 20 workers 7 times slower (STUCK, 1.4 s services), pins of 37, 79 and 96 read means of 4–5 s, and DEFAULTS S 200 ms
+   * K 20 held a ratio more than 1 s after the drop on 4 seeds of 20 ({@code RatioAfterLoadDropScenarioTest} allows 3).
+   * 1.5 lost most of the gain on K 200 (mean slow-phase goodput 0.917 against 0.959, {@code SlowerNodeScenarioTest}).
+   */
+  static final double QUEUED_MEAN = 2.0;
   /** A probe returns to at most this multiple of the served concurrency (BBR's {@code cwnd_gain}). */
   static final double SERVED_GAIN = 2.0;
 
@@ -65,6 +74,8 @@ final class ProbePin {
   private double throughputAtPin = Double.NaN;
   /** What the node completed per second at its tuned limit when the probe under way pinned it (NaN: unknown). */
   private double completableBeforeProbe = Double.NaN;
+  /** The shortest mean service time of a tick since the probe under way started following its load (NaN: none). */
+  private double fastestMeanNanos = Double.NaN;
 
   ProbePin(BaselineProbe probe, LearnedTargets targets, VegasLimitTuner tuner, InflightLimiter limiter,
       EngineEvents events, TuningPeriod period) {
@@ -94,6 +105,7 @@ final class ProbePin {
     arrivalRateAtPin = arrivalRate;
     throughputAtPin = throughput;
     completableBeforeProbe = completablePerSecond;
+    fastestMeanNanos = Double.NaN;
     probe.pinned(pinnedLimit, limiter.inflight());
     limiter.setLimit(pinnedLimit);
     events.limitChanged(limitBefore, pinnedLimit, now);
@@ -106,24 +118,31 @@ final class ProbePin {
    * that mean} permits. Under a load within what the node has shown it completes ({@code reach}), a pin below that
    * only queues the load in the engine for the probe's seconds: on a node 7 times slower whose load needs 14 permits,
    * probes pinned 5–7 and the slow phase's goodput read 0.84 ({@code ProbeAfterOverloadScenarioTest}, K 20). The pin
-   * rises to the need times {@link #PIN_LOAD_HEADROOM}, at most the tuned limit, and never falls within a probe.
-   * Capped at half the tuned limit instead, it stayed under the need of a node 3 times slower whose limit the tuner
-   * had cut before the probe, and the slow phase of a 600 ms service time queued for its 2–4 s of sampling
-   * ({@code SlowerNodeScenarioTest}: FITTED S 200 ms K 200, mean goodput 0.93 against 0.98 up to the limit). The
-   * need is at most the rate the node has completed times its no-load mean service time, so the pin stays near the
-   * node's parallelism. Under an overload the pin stays: there the need is more than the node can run, and a pin at
-   * it would measure a queue.
+   * rises to the need times {@link #PIN_LOAD_HEADROOM}, up to {@code limit.max} while the node shows no queue of
+   * its own ({@link #QUEUED_MEAN}), else up to the tuned limit, and never falls within a probe. Past the tuned limit:
+   * a node 3 times slower under the same load needs 3 times the permits (Little's law), more than the limit tuned
+   * before the slowdown, and a pin held there queued the rest of the load for the probe's seconds ({@code
+   * SlowerNodeScenarioTest}, seeds 1–20, mean goodput of the slow phase up to the tuned limit → past it: DEFAULTS S
+   * 200 ms K 200 0.904 → 0.959, K 600 0.862 → 0.905, FITTED K 600 0.937 → 0.986). Capped at half the tuned limit,
+   * FITTED K 200 read 0.93 against 0.98 up to the tuned limit. The need is at most the rate the
+   * node has completed times its no-load mean service time, so the pin stays near the node's parallelism. Under an
+   * overload the pin stays: there the need is more than the node can run, and a pin at it would measure a queue.
    *
    * @param meanNanos the mean service time of this tick's completions (NaN without any)
    * @param arrivalRate the smoothed arrival rate per second
    * @param reach the most arrivals per second the node has shown it keeps up with (NaN before a second)
+   * @param limitMax the engine's {@code limit.max}
    */
-  void followLoad(double meanNanos, double arrivalRate, double reach, long now) {
+  void followLoad(double meanNanos, double arrivalRate, double reach, int limitMax, long now) {
+    if (meanNanos > 0 && !(meanNanos >= fastestMeanNanos)) {
+      fastestMeanNanos = meanNanos;
+    }
     if (!(meanNanos > 0) || !(arrivalRate > 0) || !(arrivalRate <= reach)) {
       return;
     }
     double needed = arrivalRate * meanNanos * 1e-9 * PIN_LOAD_HEADROOM;
-    int pin = (int) Math.min(tuner.limit(), Math.ceil(needed));
+    boolean unqueued = meanNanos <= QUEUED_MEAN * fastestMeanNanos;
+    int pin = (int) Math.min(unqueued ? limitMax : tuner.limit(), Math.ceil(needed));
     if (pin > pinnedLimit) {
       events.limitChanged(pinnedLimit, pin, now);
       pinnedLimit = pin;
