@@ -124,9 +124,10 @@ final class ProbePin {
    * before the slowdown, and a pin held there queued the rest of the load for the probe's seconds ({@code
    * SlowerNodeScenarioTest}, seeds 1–20, mean goodput of the slow phase up to the tuned limit → past it: DEFAULTS S
    * 200 ms K 200 0.904 → 0.959, K 600 0.862 → 0.905, FITTED K 600 0.937 → 0.986). Capped at half the tuned limit,
-   * FITTED K 200 read 0.93 against 0.98 up to the tuned limit. The need is at most the rate the
-   * node has completed times its no-load mean service time, so the pin stays near the node's parallelism. Under an
-   * overload the pin stays: there the need is more than the node can run, and a pin at it would measure a queue.
+   * FITTED K 200 read 0.93 against 0.98 up to the tuned limit. While the mean stays near the no-load one, the need
+   * is at most the rate the node has completed times that mean, so the pin stays near the node's parallelism; a mean
+   * that has grown is the pin's own queue, and the pin then stays within the tuned limit. Under an overload the pin
+   * stays: there the need is more than the node can run, and a pin at it would measure a queue.
    *
    * @param meanNanos the mean service time of this tick's completions (NaN without any)
    * @param arrivalRate the smoothed arrival rate per second
