@@ -241,7 +241,7 @@ public final class ControlLoop {
     lastTickNanos = now;
 
     AdmissionCounters counters = telemetry.counters;
-    probePin.abandonIfOverloadEnded(ceiling.arrivalRate(), meanServiceNanos, targets.noLoadNanos(), now);
+    probePin.abandonIfOverloadEnded(ceiling.arrivalRate(), meanServiceNanos, now);
     int limitBefore = limiter.limit();
     int peak = limiter.takePeak();
     int waiting = dispatcher.waiting();
@@ -260,7 +260,7 @@ public final class ControlLoop {
     boolean lowLoad = wasPinned
         ? probe.sampling(peak, probePin.pinnedLimit(), completions, completionsLongerThan(now - probe.startedNanos()),
             now)
-        : !saturatedNow && peak <= ProbePin.probePin(c.limitMin, limitBefore);
+        : !saturatedNow && peak <= ProbePin.pinFor(c.limitMin, limitBefore);
     boolean freshBaseline = false;
     boolean baselineKnown = true;
     for (int i = 0; i < OpType.count(); i++) {
@@ -294,11 +294,10 @@ public final class ControlLoop {
     nodeQueue.add((long) (nodeWaits.count() * nodeWaits.meanNanos()),
         completions > 0 ? (long) (completions * meanServiceNanos) : 0L, (int) nodeWaits.count(), dt);
     served.add(tickCompletions, (long) (dt * 1e9), now);
-    double[] noLoadNanos = targets.refresh();
-    servedConcurrency = served.max(noLoadNanos, now);
+    servedConcurrency = served.max(targets.noLoadNanos(), now);
     long criticalArrivals = telemetry.levels.feed(distribution, s.cohortsPerTier, s.lastReservedTier);
     double criticalPermits = criticalPermits(criticalArrivals, s.lastReservedTier, dt, now);
-    int pin = Math.max(ProbePin.probePin(c.limitMin, tuner.limit()), (int) Math.min(tuner.limit(), criticalPermits));
+    int pin = Math.max(ProbePin.pinFor(c.limitMin, tuner.limit()), (int) Math.min(tuner.limit(), criticalPermits));
     // NaN rates (no arrivals or no full second yet) are no evidence of a load within the node's reach.
     boolean aboveTarget = tuner.lastLatencyRatio() > 1.0
         && (!worstTargetConfigured || ceiling.arrivalRate() <= reach(now));
@@ -497,7 +496,7 @@ public final class ControlLoop {
       if (ratio > 0 && (Double.isNaN(worst) || ratio > worst)) {
         worst = ratio;
         worstError = period.p90RelativeError(i);
-        noLoad = targets.noLoadNanos(i) / target;
+        noLoad = targets.noLoadNanos()[i] / target;
         worstTargetConfigured = c.queuesLatencyTargetNanos[i] > 0;
       }
     }

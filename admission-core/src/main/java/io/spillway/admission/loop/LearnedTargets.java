@@ -37,7 +37,7 @@ final class LearnedTargets {
   static final double LEARNED_TARGET_MULTIPLE = 2.0;
 
   private final LatencyBaseline[] baselines;
-  /** Each op type's learned no-load p90 as of the last {@link #refresh} (the baselines change only in a tick). */
+  /** Each op type's learned no-load p90 (NaN: none yet), kept as its baseline moves: only in {@link #observe}. */
   private final double[] noLoadNanos;
 
   /** @param recorders the op types' latency recorders, whose range the baselines' pools take */
@@ -65,6 +65,7 @@ final class LearnedTargets {
     if (closePool) {
       baselines[op].closePool(now);
     }
+    noLoadNanos[op] = baselines[op].nanos();
     return baselines[op].values() != before;
   }
 
@@ -79,23 +80,7 @@ final class LearnedTargets {
     return configured > 0 ? configured : LEARNED_TARGET_MULTIPLE * baselines[op].nanos();
   }
 
-  /** Op type {@code op}'s learned no-load p90 now (NaN: none yet). */
-  double noLoadNanos(int op) {
-    return baselines[op].nanos();
-  }
-
-  /**
-   * Takes each op type's learned no-load p90 as of now and returns them (NaN: none yet). The array is this object's,
-   * read-only to the caller, and holds until the next call.
-   */
-  double[] refresh() {
-    for (int i = 0; i < baselines.length; i++) {
-      noLoadNanos[i] = baselines[i].nanos();
-    }
-    return noLoadNanos;
-  }
-
-  /** The no-load p90s of the last {@link #refresh}: read-only to the caller. */
+  /** Each op type's learned no-load p90 (NaN: none yet); the array is this object's, read-only to the caller. */
   double[] noLoadNanos() {
     return noLoadNanos;
   }

@@ -88,7 +88,7 @@ final class ProbePin {
   }
 
   /** The inflight a baseline probe pins for the node's sake alone: an eighth of the limit, at least limit.min. */
-  static int probePin(int limitMin, int limit) {
+  static int pinFor(int limitMin, int limit) {
     return Math.max(limitMin, limit / PROBE_LIMIT_DIVISOR);
   }
 
@@ -190,11 +190,10 @@ final class ProbePin {
    *
    * @param arrivalRate the smoothed arrival rate per second
    * @param meanServiceNanos the node's mean service time
-   * @param noLoadNanos each op type's learned no-load p90 (NaN: none yet)
    */
-  void abandonIfOverloadEnded(double arrivalRate, double meanServiceNanos, double[] noLoadNanos, long now) {
+  void abandonIfOverloadEnded(double arrivalRate, double meanServiceNanos, long now) {
     double serviceNanos = meanServiceNanos;
-    for (double noLoad : noLoadNanos) {
+    for (double noLoad : targets.noLoadNanos()) {
       serviceNanos = noLoad < serviceNanos ? noLoad : serviceNanos; // NaN, no baseline yet, compares false
     }
     boolean overloadEnded = arrivalRateAtPin > ControlLoop.KEEPING_UP * throughputAtPin
