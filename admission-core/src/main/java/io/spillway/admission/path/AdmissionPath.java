@@ -143,6 +143,17 @@ public final class AdmissionPath {
   }
 
   /**
+   * Whether a queued request whose permit has just freed has less of its deadline left than the least time its op
+   * type takes ({@link Policy#fastestNanos}): the rule a request arriving now is refused by, applied at dispatch, so
+   * that a request is not started only to be served after its caller gave up. Never in a dry run.
+   */
+  public boolean tooLateToStart(OpType op, long deadlineNanos, long nowNanos) {
+    Policy p = policy;
+    return !p.settings.dryRun && deadlineNanos != Decisions.NO_DEADLINE
+        && deadlineNanos - nowNanos < p.fastestNanos(op);
+  }
+
+  /**
    * Whether the cut in force sheds a request that waited in a queue, as it would shed it arriving now (the dispatcher
    * asks before granting it a permit). A request queued while its tier was admitted and dispatched after the cut
    * reached that tier would be served in the same second as a more important tier is shed, and while such requests

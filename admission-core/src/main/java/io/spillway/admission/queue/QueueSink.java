@@ -39,6 +39,11 @@ public final class QueueSink implements Dispatcher.Sink {
       return;
     }
     long now = path.ticker.read();
+    if (path.tooLateToStart(request.op, request.deadlineNanos, now)) {
+      returnPermit();
+      dropped(request, Reason.DEADLINE, false);
+      return;
+    }
     if (path.shedsWaiting(request.op, request.tier, request.client, request.partition, now)) {
       // The cut reached its tier while it waited: shed now rather than served beside a more important tier shed.
       returnPermit();

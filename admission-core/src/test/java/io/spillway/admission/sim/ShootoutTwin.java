@@ -49,14 +49,17 @@ final class ShootoutTwin {
    * @param t1P99BeforeMs the same over [1 s, 3 s)
    * @param peakPending most requests queued and running in the plant
    * @param shiftSuccess per tier, calls succeeded over calls finished in the cost shift [4 s, 6 s)
+   * @param servedLate the share of the workers' service time in the overload that went to attempts their caller had
+   *     already given up on (timed out, or answered by an earlier attempt)
    */
   record Result(String name, double goodput, double t1Success, double t1P99Ms, double t1P99BeforeMs,
-      long peakPending, double[] shiftSuccess) {
+      long peakPending, double[] shiftSuccess, double servedLate) {
     @Override
     public String toString() {
       return String.format(java.util.Locale.ROOT, "%-18s goodput %6.0f/s (%.2f C)  t1 ok %6.2f %%  t1 p99 %6.1f ms "
-          + "(before %5.1f)  peak pending %d  in the shift t0-t5 ok %s", name, goodput, goodput / CAPACITY,
-          100 * t1Success, t1P99Ms, t1P99BeforeMs, peakPending, percents(shiftSuccess));
+          + "(before %5.1f)  peak pending %d  in the shift t0-t5 ok %s  served late %.1f %%", name, goodput,
+          goodput / CAPACITY, 100 * t1Success, t1P99Ms, t1P99BeforeMs, peakPending, percents(shiftSuccess),
+          100 * servedLate);
     }
 
     private static String percents(double[] shares) {
@@ -81,6 +84,8 @@ final class ShootoutTwin {
   private final long[] okInShift = new long[TIER_SHARE.length];
   private final long[] failedInShift = new long[TIER_SHARE.length];
   private long peakPending;
+  private long serviceOverload;
+  private long lateServiceOverload;
 
   private ShootoutTwin(Function<VirtualClock, TwinAdmission> strategy, boolean criticalFirst, long seed) {
     this.clock = new VirtualClock(0);
@@ -103,7 +108,8 @@ final class ShootoutTwin {
     final double t1Finished = twin.t1OkOverload + twin.t1FailedOverload;
     return new Result(name, twin.okOverload / ((DOWN - UP) / 1e9),
         t1Finished == 0 ? 1.0 : twin.t1OkOverload / t1Finished, p99(twin.t1Overload), p99(twin.t1Before),
-        twin.peakPending, twin.shiftSuccess());
+        twin.peakPending, twin.shiftSuccess(),
+        twin.serviceOverload == 0 ? 0.0 : (double) twin.lateServiceOverload / twin.serviceOverload);
   }
 
   private double[] shiftSuccess() {
@@ -171,6 +177,7 @@ final class ShootoutTwin {
         plant.execute(op, tier <= Simulation.CRITICAL_TIERS_UP_TO.ordinal(), sent + TIMEOUT, service -> {
           admission.release(permit, service < 0 ? Outcome.DROPPED : Outcome.SUCCESS,
               service < 0 ? 0L : clock.read() - admittedAt);
+          served(service, over[0]);
           if (over[0]) {
             return;
           }
@@ -191,6 +198,16 @@ final class ShootoutTwin {
         }
       }
     });
+  }
+
+  /** A worker has finished {@code service} ns of work (negative: dropped at start), for a caller still waiting or not. */
+  private void served(long service, boolean callerGone) {
+    if (service > 0 && overload(clock.read())) {
+      serviceOverload += service;
+      if (callerGone) {
+        lateServiceOverload += service;
+      }
+    }
   }
 
   private void failed(int tier, OpType op, long arrival, int number, long retryAfterNanos) {
