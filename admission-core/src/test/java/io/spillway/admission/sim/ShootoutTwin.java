@@ -200,7 +200,7 @@ final class ShootoutTwin {
     });
   }
 
-  /** A worker has finished {@code service} ns of work (negative: dropped at start), for a caller still waiting or not. */
+  /** A worker finished {@code service} ns of work (negative: dropped at start), for a caller still waiting or not. */
   private void served(long service, boolean callerGone) {
     if (service > 0 && overload(clock.read())) {
       serviceOverload += service;
