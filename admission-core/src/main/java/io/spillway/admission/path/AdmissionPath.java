@@ -95,7 +95,7 @@ public final class AdmissionPath {
     ClassCaps caps = API.caps(client);
     int t = caps.tierOf(tier);
     long service = p.serviceNanos(op);
-    if (deadlineNanos != Decisions.NO_DEADLINE && deadlineNanos - nowNanos < p.fastestNanos(op)) {
+    if (tooLateToStart(p, op, deadlineNanos, nowNanos)) {
       if (!s.dryRun) {
         return reject(p, Reason.DEADLINE, t, op, client, nowNanos);
       }
@@ -149,8 +149,12 @@ public final class AdmissionPath {
    */
   public boolean tooLateToStart(OpType op, long deadlineNanos, long nowNanos) {
     Policy p = policy;
-    return !p.settings.dryRun && deadlineNanos != Decisions.NO_DEADLINE
-        && deadlineNanos - nowNanos < p.fastestNanos(op);
+    return !p.settings.dryRun && tooLateToStart(p, op, deadlineNanos, nowNanos);
+  }
+
+  /** Less of the deadline left than the least time the op type takes as of {@code p} (no deadline: never). */
+  private static boolean tooLateToStart(Policy p, OpType op, long deadlineNanos, long nowNanos) {
+    return deadlineNanos != Decisions.NO_DEADLINE && deadlineNanos - nowNanos < p.fastestNanos(op);
   }
 
   /**
