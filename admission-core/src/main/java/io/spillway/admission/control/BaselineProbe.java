@@ -157,6 +157,21 @@ public final class BaselineProbe {
     }
   }
 
+  /**
+   * The pin of a probe that starts now, from the one the control loop chose: a probe that confirms the last one
+   * ({@link #confirm}) pins no more than that one did, so that both read the node at the same concurrency. The raised
+   * baseline it is to confirm has lifted both parts of the loop's choice: the limit (the served concurrency is the
+   * completions a second times the baseline), an eighth of which is then a pin past the node's parallelism, and the
+   * critical tiers' room (their arrivals times the baseline). Such a pin reads its own queue and confirms the raise:
+   * on 2 workers whose probe read a starved host's 350 ms, the next probe pinned 34 and read 384 ms
+   * (StarvedProbeScenarioTest, seed 19 with the dispatch in tier order). Over that test's 20 seeds the median limit
+   * from 10 s fell from 7.5 to 4.8 per worker; capping the eighth of the limit alone, not the critical tiers' room,
+   * left the median above 6 and seed 12 at 12.1, over the test's bound of 12.
+   */
+  public int confirmingPin(int pin) {
+    return unconfirmed ? Math.min(pin, lastPin) : pin;
+  }
+
   /** Whether the probe under way still waits for the work admitted before its pin to drain (it has no samples). */
   public boolean draining() {
     return probing && !drained;

@@ -190,6 +190,23 @@ class BaselineProbeTest {
   }
 
   @Test
+  void theProbeThatConfirmsARaisedBaselinePinsNoMoreThanTheProbeItConfirms() {
+    BaselineProbe probe = firstProbe(3);
+    long t = BaselineProbe.FIRST_PROBE_DELAY_NANOS;
+    assertThat(probe.confirmingPin(34)).as("no probe to confirm: the loop's pin").isEqualTo(34);
+    long ended = drainAndEnd(probe, PIN, PIN, t);
+    probe.confirm(17.5); // read 350 ms against 20 ms; the limit rose with it, and an eighth of it is now 34
+    assertThat(probe.confirmingPin(34)).as("at most the pin of the probe it confirms").isEqualTo(PIN);
+    assertThat(probe.confirmingPin(5)).as("a lower pin stays").isEqualTo(5);
+    for (t = ended + 100 * MS; !probe.tick(true, true, false, false, SERVICE, probe.confirmingPin(34), t); ) {
+      t += 100 * MS;
+    }
+    long again = drainAndEnd(probe, PIN, PIN, t);
+    probe.confirm(1.0); // read the same again
+    assertThat(probe.confirmingPin(34)).as("confirmed: the loop's pin again, at %d", again).isEqualTo(34);
+  }
+
+  @Test
   void aProbeThatAtMostDoubledTheBaselineWaitsItsInterval() {
     BaselineProbe probe = firstProbe(3);
     long t = BaselineProbe.FIRST_PROBE_DELAY_NANOS;

@@ -29,7 +29,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * (limit 4.4–33 per worker, median 22; learned no-load p90 up to 15 × the plant's own); with it, 4.3–7.4 (median
  * 5.9) and 1.5–2.6 ×. The cap on one measurement's rise ({@code LatencyBaseline#MAX_MEASURED_RISE}) alone does not
  * pass (median 22: a second probe in the starved seconds raises the baseline again); it bounds the limit until the
- * confirming probe has run.
+ * confirming probe has run. The confirming probe pins no more than the probe it confirms ({@code
+ * BaselineProbe#confirmingPin}); before, it pinned an eighth of the limit the raised baseline had lifted, up to 34
+ * on these 2 workers, and read its own queue: the limit from 10 s on read 4.8–10.8 per worker (median 7.5), against
+ * 3.6–11.1 (median 4.8) with the cap, so the median is asserted at most {@link #MAX_MEDIAN_SETTLED_LIMIT_PER_WORKER}.
  */
 class StarvedProbeScenarioTest {
 
@@ -44,7 +47,7 @@ class StarvedProbeScenarioTest {
   private static final long STARVED_FOR = 3_000_000_000L;
   private static final double STARVATION = 10.0;
   static final double MAX_SETTLED_LIMIT_PER_WORKER = 12.0;
-  static final double MAX_MEDIAN_SETTLED_LIMIT_PER_WORKER = 8.0;
+  static final double MAX_MEDIAN_SETTLED_LIMIT_PER_WORKER = 6.0;
   static final double GOODPUT_FLOOR = 0.95;
   private static final Sweep SWEEP =
       new Sweep("Starved probe (2 workers at 20 ms, 10 x slower for 3 s while the first probe samples)");
