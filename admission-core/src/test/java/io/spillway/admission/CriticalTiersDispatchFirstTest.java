@@ -8,8 +8,8 @@ import java.util.concurrent.Executor;
 import org.junit.jupiter.api.Test;
 
 /**
- * A permit that frees goes to a waiting request of a critical tier before any other, whatever its op type: the
- * round robin across op types orders the critical requests among themselves and the rest after them. Before, a T3
+ * A permit that frees goes to a waiting request of a critical tier before any other, whatever its op type, as it goes
+ * to the most important tier waiting in general ({@link TierOrderAcrossOpTypesTest}). Before, a T3
  * scan queued beside a T1 read took the permit on the scans' turn (the shootout's cost shift: T2–T5 scans served
  * while T1 reads met their client cap). Virtual time, a fixed limit of 1, the scans weighted 100 to the reads' 1.
  */

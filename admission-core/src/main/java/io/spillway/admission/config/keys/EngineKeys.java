@@ -104,7 +104,7 @@ public final class EngineKeys {
       EngineConfig.Builder::queuesTimeout, EngineConfig::queuesTimeout, ms(100), ms(100), ms(500));
   public static final PerOp<Integer> QUEUES_DISPATCH_WEIGHT = perOp("queues", "dispatch-weight",
       ValueType.INTEGER, Integer.class, "-", Range.of(incl(1), incl(1000)),
-      "Deficit-round-robin weight of this op type when a permit frees; no op type starves.",
+      "Deficit-round-robin weight of this op type among the requests of one tier; within a tier no op type starves.",
       EngineConfig.Builder::queuesDispatchWeight, EngineConfig::queuesDispatchWeight, 4, 2, 1);
 
   static {
