@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
  * orders the requests of one tier. Before, the round robin came first below the critical tiers, and a T5 write took
  * the writes' turn while a T2 read waited (the shootout's twin: writes, 5 % of the load at twice a read's cost, were
  * 15–17 % of what its workers served in the overload's second quarter-second on seeds 1–3, while T2–T5 reads timed
- * out in their queues).
+ * out in their queues). Before that, it came first for every tier, and a T3 scan queued beside a T1 read took the
+ * permit on the scans' turn (the shootout's cost shift: T2–T5 scans served while T1 reads met their client cap).
  * Virtual time, a fixed limit of 1.
  */
 class TierOrderAcrossOpTypesTest {
@@ -22,9 +23,28 @@ class TierOrderAcrossOpTypesTest {
   private static final Executor DIRECT = Runnable::run;
 
   @Test
+  void aT1ReadIsDispatchedBeforeTheScansQueuedBeforeIt() {
+    VirtualClock clock = new VirtualClock(0);
+    AdmissionEngine engine = engine(clock, 1, 1, 100);
+    ClientHandle client = engine.clients().register("node-client");
+    AsyncAnswers answers = new AsyncAnswers();
+
+    submit(engine, client, OpType.READ, Tier.T1, answers.callback("holder"));
+    submit(engine, client, OpType.SCAN, Tier.T3, answers.callback("t3-scan"));
+    submit(engine, client, OpType.SCAN, Tier.T2, answers.callback("t2-scan"));
+    submit(engine, client, OpType.READ, Tier.T1, answers.callback("t1-read"));
+    assertThat(answers.log).containsExactly("holder:ADMITTED");
+    assertThat(engine.stats().waiting()).isEqualTo(3);
+    releaseAll(engine, clock, answers, 3);
+
+    assertThat(answers.log).containsExactly("holder:ADMITTED", "t1-read:ADMITTED", "t2-scan:ADMITTED",
+        "t3-scan:ADMITTED");
+  }
+
+  @Test
   void aT2ReadIsDispatchedBeforeTheLowerTiersWritesQueuedBeforeIt() {
     VirtualClock clock = new VirtualClock(0);
-    AdmissionEngine engine = engine(clock, 1, 100);
+    AdmissionEngine engine = engine(clock, 1, 100, 1);
     ClientHandle client = engine.clients().register("node-client");
     AsyncAnswers answers = new AsyncAnswers();
 
@@ -42,7 +62,7 @@ class TierOrderAcrossOpTypesTest {
   @Test
   void withinATierTheOpTypesTakeTurns() {
     VirtualClock clock = new VirtualClock(0);
-    AdmissionEngine engine = engine(clock, 1, 1);
+    AdmissionEngine engine = engine(clock, 1, 1, 1);
     ClientHandle client = engine.clients().register("node-client");
     AsyncAnswers answers = new AsyncAnswers();
 
@@ -62,10 +82,10 @@ class TierOrderAcrossOpTypesTest {
     }
   }
 
-  /** A limit of one, every queue's timeout 1 s, the reads and writes weighted as given in the round robin. */
-  private static AdmissionEngine engine(VirtualClock clock, int readWeight, int writeWeight) {
+  /** A limit of one, every queue's timeout 1 s, the op types weighted as given in the round robin. */
+  private static AdmissionEngine engine(VirtualClock clock, int readWeight, int writeWeight, int scanWeight) {
     EngineConfig.Builder b = AsyncAnswers.limitOfOne().queuesDispatchWeight(OpType.READ, readWeight)
-        .queuesDispatchWeight(OpType.WRITE, writeWeight);
+        .queuesDispatchWeight(OpType.WRITE, writeWeight).queuesDispatchWeight(OpType.SCAN, scanWeight);
     for (OpType op : OpType.values()) {
       b.queuesTimeout(op, Duration.ofSeconds(1));
     }
