@@ -20,9 +20,10 @@ package io.spillway.admission.control;
  * it; a node that really got slower reads the same again. The control loop chooses the pin: an eighth of the
  * tuned limit, at least the engine's {@code limit.min} (a node of hundreds of workers gets its samples in a fraction
  * of a second, and the lowest value over the window comes from the probes that ran below the worker count), and at
- * least what the critical tiers offer in permits at the no-load latency, plus one; once the old work has drained it
- * raises the pin to what a load within the node's reach needs at the service time the probe measures (Little's law),
- * so that a node that only got slower is measured without queueing its load behind the pin. A probe waits until the
+ * least what the critical tiers offer in permits at the no-load latency, plus one (a confirming probe at most the pin
+ * of the probe it confirms, {@link #confirmingPin}); once the old work has drained it raises the pin to what a load
+ * within the node's reach needs at the service time the probe measures (Little's law), so that a node that only got
+ * slower is measured without queueing its load behind the pin. A probe waits until the
  * work admitted above the pin has drained (its latency holds the old queue), then samples until the baseline has pooled
  * a fresh value or the probe's time runs out; a probe whose overload ends while it still drains is abandoned
  * ({@link #abandon}) and, if the node is still saturated, repeated a second later. Meanwhile the rejector holds its
