@@ -61,7 +61,7 @@ public final class Dispatcher {
 
   private final MpscCodelQueue<QueuedRequest>[][] queues;
   /** Per tier, the round robin across op types and its lanes (the tier's queue of each op type). */
-  private final DeficitRoundRobin[] roundRobin = new DeficitRoundRobin[TIERS];
+  private final DeficitRoundRobin[] roundRobin;
   private final DeficitRoundRobin.Lanes<QueuedRequest>[] lanes;
   private final Sink sink;
   private static final VarHandle WAITING;
@@ -93,6 +93,7 @@ public final class Dispatcher {
         queues[op.ordinal()][t] = new MpscCodelQueue<>(forTier(codel, t), ticker, this::onDrop);
       }
     }
+    this.roundRobin = new DeficitRoundRobin[TIERS];
     this.lanes = new DeficitRoundRobin.Lanes[TIERS];
     for (int t = 0; t < TIERS; t++) {
       final int tier = t;
@@ -176,11 +177,11 @@ public final class Dispatcher {
       }
     }
     while (waiting > 0) {
-      boolean critical = criticalWaiting(lastCriticalTier);
-      if (!sink.tryAcquirePermit(critical)) {
-        return;
+      int first = firstTierWaiting();
+      if (first == TIERS || !sink.tryAcquirePermit(first <= lastCriticalTier)) {
+        return; // TIERS: the waiting requests are still being published by their producers
       }
-      QueuedRequest next = next();
+      QueuedRequest next = next(first);
       if (next == null) {
         sink.returnPermit();
         return;
@@ -190,19 +191,21 @@ public final class Dispatcher {
     }
   }
 
-  /** Whether a request of a tier up to {@code lastTier} is queued, in any op type (drain owner only). */
-  private boolean criticalWaiting(int lastTier) {
-    for (int t = 0; t <= lastTier; t++) {
-      if (tierWaiting(t)) {
-        return true;
-      }
+  /** The most important tier with a request queued in any op type, or {@link #TIERS} if none (drain owner only). */
+  private int firstTierWaiting() {
+    int t = 0;
+    while (t < TIERS && !tierWaiting(t)) {
+      t++;
     }
-    return false;
+    return t;
   }
 
-  /** The next request: the most important tier that has one, round robin across its op types (drain owner only). */
-  private QueuedRequest next() {
-    for (int t = 0; t < TIERS; t++) {
+  /**
+   * The next request from tier {@code first} on, the most important tier that yields one, by that tier's round robin
+   * across op types (drain owner only). A tier found waiting may yield none when its queues drop what they held.
+   */
+  private QueuedRequest next(int first) {
+    for (int t = first; t < TIERS; t++) {
       if (tierWaiting(t)) {
         QueuedRequest r = roundRobin[t].next(lanes[t]);
         if (r != null) {
