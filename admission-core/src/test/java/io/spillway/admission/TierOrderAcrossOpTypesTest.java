@@ -24,84 +24,82 @@ class TierOrderAcrossOpTypesTest {
 
   @Test
   void aT1ReadIsDispatchedBeforeTheScansQueuedBeforeIt() {
-    VirtualClock clock = new VirtualClock(0);
-    AdmissionEngine engine = engine(clock, 1, 1, 100);
-    ClientHandle client = engine.clients().register("node-client");
-    AsyncAnswers answers = new AsyncAnswers();
+    LimitOfOne node = new LimitOfOne(1, 1, 100);
+    node.submit(OpType.READ, Tier.T1, "holder");
+    node.submit(OpType.SCAN, Tier.T3, "t3-scan");
+    node.submit(OpType.SCAN, Tier.T2, "t2-scan");
+    node.submit(OpType.READ, Tier.T1, "t1-read");
+    assertThat(node.answers.log).containsExactly("holder:ADMITTED");
+    assertThat(node.engine.stats().waiting()).isEqualTo(3);
+    node.releaseFirst(3);
 
-    submit(engine, client, OpType.READ, Tier.T1, answers.callback("holder"));
-    submit(engine, client, OpType.SCAN, Tier.T3, answers.callback("t3-scan"));
-    submit(engine, client, OpType.SCAN, Tier.T2, answers.callback("t2-scan"));
-    submit(engine, client, OpType.READ, Tier.T1, answers.callback("t1-read"));
-    assertThat(answers.log).containsExactly("holder:ADMITTED");
-    assertThat(engine.stats().waiting()).isEqualTo(3);
-    releaseAll(engine, clock, answers, 3);
-
-    assertThat(answers.log).containsExactly("holder:ADMITTED", "t1-read:ADMITTED", "t2-scan:ADMITTED",
+    assertThat(node.answers.log).containsExactly("holder:ADMITTED", "t1-read:ADMITTED", "t2-scan:ADMITTED",
         "t3-scan:ADMITTED");
   }
 
   @Test
   void aT2ReadIsDispatchedBeforeTheLowerTiersWritesQueuedBeforeIt() {
-    VirtualClock clock = new VirtualClock(0);
-    AdmissionEngine engine = engine(clock, 1, 100, 1);
-    ClientHandle client = engine.clients().register("node-client");
-    AsyncAnswers answers = new AsyncAnswers();
+    LimitOfOne node = new LimitOfOne(1, 100, 1);
+    node.submit(OpType.READ, Tier.T2, "holder");
+    node.submit(OpType.WRITE, Tier.T5, "t5-write");
+    node.submit(OpType.WRITE, Tier.T4, "t4-write");
+    node.submit(OpType.SCAN, Tier.T3, "t3-scan");
+    node.submit(OpType.READ, Tier.T2, "t2-read");
+    node.releaseFirst(4);
 
-    submit(engine, client, OpType.READ, Tier.T2, answers.callback("holder"));
-    submit(engine, client, OpType.WRITE, Tier.T5, answers.callback("t5-write"));
-    submit(engine, client, OpType.WRITE, Tier.T4, answers.callback("t4-write"));
-    submit(engine, client, OpType.SCAN, Tier.T3, answers.callback("t3-scan"));
-    submit(engine, client, OpType.READ, Tier.T2, answers.callback("t2-read"));
-    releaseAll(engine, clock, answers, 4);
-
-    assertThat(answers.log).containsExactly("holder:ADMITTED", "t2-read:ADMITTED", "t3-scan:ADMITTED",
+    assertThat(node.answers.log).containsExactly("holder:ADMITTED", "t2-read:ADMITTED", "t3-scan:ADMITTED",
         "t4-write:ADMITTED", "t5-write:ADMITTED");
   }
 
   @Test
   void withinATierTheOpTypesTakeTurns() {
-    VirtualClock clock = new VirtualClock(0);
-    AdmissionEngine engine = engine(clock, 1, 1, 1);
-    ClientHandle client = engine.clients().register("node-client");
-    AsyncAnswers answers = new AsyncAnswers();
-
-    submit(engine, client, OpType.READ, Tier.T3, answers.callback("holder"));
+    LimitOfOne node = new LimitOfOne(1, 1, 1);
+    node.submit(OpType.READ, Tier.T3, "holder");
     for (int i = 0; i < 3; i++) {
-      submit(engine, client, OpType.READ, Tier.T3, answers.callback("read"));
+      node.submit(OpType.READ, Tier.T3, "read");
     }
     for (int i = 0; i < 3; i++) {
-      submit(engine, client, OpType.WRITE, Tier.T3, answers.callback("write"));
+      node.submit(OpType.WRITE, Tier.T3, "write");
     }
-    releaseAll(engine, clock, answers, 6);
+    node.releaseFirst(6);
 
-    List<String> served = answers.log.subList(1, answers.log.size());
+    List<String> served = node.answers.log.subList(1, node.answers.log.size());
     assertThat(served).hasSize(6);
     for (int i = 1; i < served.size(); i++) {
       assertThat(served.get(i)).as("dispatch %d of %s", i, served).isNotEqualTo(served.get(i - 1));
     }
   }
 
-  /** A limit of one, every queue's timeout 1 s, the op types weighted as given in the round robin. */
-  private static AdmissionEngine engine(VirtualClock clock, int readWeight, int writeWeight, int scanWeight) {
-    EngineConfig.Builder b = AsyncAnswers.limitOfOne().queuesDispatchWeight(OpType.READ, readWeight)
-        .queuesDispatchWeight(OpType.WRITE, writeWeight).queuesDispatchWeight(OpType.SCAN, scanWeight);
-    for (OpType op : OpType.values()) {
-      b.queuesTimeout(op, Duration.ofSeconds(1));
-    }
-    return AdmissionEngine.create(b.build(), clock::read);
-  }
+  /**
+   * An engine of a fixed limit of one in virtual time, every queue's timeout 1 s, the op types weighted as given in
+   * the round robin, and one client whose answers are logged.
+   */
+  private static final class LimitOfOne {
+    final VirtualClock clock = new VirtualClock(0);
+    final AsyncAnswers answers = new AsyncAnswers();
+    final AdmissionEngine engine;
+    final ClientHandle client;
 
-  /** Releases the first {@code count} admitted requests in turn, a millisecond apart. */
-  private static void releaseAll(AdmissionEngine engine, VirtualClock clock, AsyncAnswers answers, int count) {
-    for (int i = 0; i < count; i++) {
-      clock.advanceNanos(MS);
-      engine.release(answers.tokens.get(i), Outcome.SUCCESS, MS);
+    LimitOfOne(int readWeight, int writeWeight, int scanWeight) {
+      EngineConfig.Builder b = AsyncAnswers.limitOfOne().queuesDispatchWeight(OpType.READ, readWeight)
+          .queuesDispatchWeight(OpType.WRITE, writeWeight).queuesDispatchWeight(OpType.SCAN, scanWeight);
+      for (OpType op : OpType.values()) {
+        b.queuesTimeout(op, Duration.ofSeconds(1));
+      }
+      engine = AdmissionEngine.create(b.build(), clock::read);
+      client = engine.clients().register("node-client");
     }
-  }
 
-  private static void submit(AdmissionEngine engine, ClientHandle client, OpType op, Tier tier,
-      AdmissionCallback callback) {
-    engine.submit(op, tier, client, -1, Decisions.NO_DEADLINE, DIRECT, callback);
+    void submit(OpType op, Tier tier, String name) {
+      engine.submit(op, tier, client, -1, Decisions.NO_DEADLINE, DIRECT, answers.callback(name));
+    }
+
+    /** Releases the first {@code count} admitted requests in turn, a millisecond apart. */
+    void releaseFirst(int count) {
+      for (int i = 0; i < count; i++) {
+        clock.advanceNanos(MS);
+        engine.release(answers.tokens.get(i), Outcome.SUCCESS, MS);
+      }
+    }
   }
 }
