@@ -44,7 +44,9 @@ import java.util.concurrent.TimeoutException;
  *       waits on another node (proxied to its partition's leader): its permit is released then, with the service
  *       time so far, so the limit governs this node's work and not a round trip that a busy host stretches. The
  *       client gets a timeout error after the request timeout; the permit stays held until the storage work really
- *       ends.</li>
+ *       ends. A request whose deadline is closer than its op type's storage time ({@link StorageTime}) is not
+ *       started: it is answered {@code -BUSY DEADLINE} at once and its permit released as DROPPED, whatever the
+ *       strategy.</li>
  * </ol>
  *
  * <p>Partition rule: a command touching one partition carries it; a read or scan touching several carries none
@@ -88,6 +90,7 @@ public final class RequestPipeline {
   private final PipelineMetrics metrics;
   private final StorageCost cost;
   private final AdmissionStrategy strategy;
+  private final StorageTime storageTime = new StorageTime();
 
   /**
    * @param executor runs commands against the partitions
@@ -297,6 +300,12 @@ public final class RequestPipeline {
         strategy.release(permit, Outcome.DROPPED, 0L, 0L); // the client already got its timeout
         return;
       }
+      if (storageTime.tooLateToStart(request.op(), request.deadlineNanos() - start)) {
+        // it would end after its caller gave up: the thread serves the next request, the caller hears at once
+        strategy.release(permit, Outcome.DROPPED, 0L, 0L);
+        reject(Reason.DEADLINE.name(), admission.engine().stats().serviceTimeNanos(request.op()));
+        return;
+      }
       metrics.started(request.op());
       cost.pay(request.op()); // a disk-bound store's seek/fsync: holds the storage thread, not a core
       CompletableFuture<RespReply> work;
@@ -305,6 +314,7 @@ public final class RequestPipeline {
       } catch (RuntimeException e) {
         work = CompletableFuture.failedFuture(e);
       }
+      storageTime.record(request.op(), System.nanoTime() - start);
       // A read still unanswered once its storage work is done waits on another node: the partition's leader (a
       // read proxied there), whose work this node's limit does not govern. Its permit is this node's no longer.
       final boolean proxied = request.op() != OpType.WRITE && !work.isDone() && proxiedWithoutPermit.tryAcquire();

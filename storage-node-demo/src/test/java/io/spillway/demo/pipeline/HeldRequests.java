@@ -6,13 +6,15 @@ import io.spillway.demo.strategy.StrategyKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A test strategy that holds every request it is given until the test answers it: {@link #admit} hands it over on
  * the executor it came with, as the engine dispatches a queued request; {@link #reject} answers {@code -BUSY}.
- * Records the order of the submissions and the outcome of the first release. Test threads only, one at a time.
+ * Records the order of the submissions, every release's outcome and the first release's times. Test threads only,
+ * one at a time.
  */
 public final class HeldRequests implements AdmissionStrategy {
   private final List<RequestPipeline.ClassifiedRequest> requests = new ArrayList<>();
@@ -20,6 +22,8 @@ public final class HeldRequests implements AdmissionStrategy {
   private final List<Callback> callbacks = new ArrayList<>();
   /** Releases so far. */
   public final AtomicInteger releases = new AtomicInteger();
+  /** Every release's outcome, in release order. */
+  public final List<Outcome> outcomes = new CopyOnWriteArrayList<>();
   /** The first release's outcome. */
   public final CompletableFuture<Outcome> released = new CompletableFuture<>();
   /** The first release's service time. */
@@ -53,6 +57,7 @@ public final class HeldRequests implements AdmissionStrategy {
   @Override
   public void release(long permit, Outcome outcome, long serviceNanos, long nodeWaitNanos) {
     releases.incrementAndGet();
+    outcomes.add(outcome);
     released.complete(outcome);
     releasedServiceNanos.complete(serviceNanos);
     releasedNodeWaitNanos.complete(nodeWaitNanos);
