@@ -19,8 +19,8 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Spillway's admission engine: decides, for each request to a storage node, whether it runs now, waits, or is
- * rejected with a reason and a retry-after hint (docs/admission-core.md). A thin facade over {@link AdmissionPath} (the request
- * path), {@link Dispatcher} (queues and dispatch) and {@link ControlLoop} (the tick-driven loops).
+ * rejected with a reason and a retry-after hint (docs/admission-core.md). A thin facade over {@link AdmissionPath} (the
+ * request path), {@link Dispatcher} (queues and dispatch) and {@link ControlLoop} (the tick-driven loops).
  *
  * <pre>{@code
  * AdmissionEngine engine = AdmissionEngine.create(EngineConfig.defaults());

@@ -16,8 +16,8 @@ import java.lang.invoke.VarHandle;
  * for its release to be idempotent. A lease keeps the request's permit in the lease itself, so a grant is a few
  * stores into an object the caller already holds, and its release touches no shared table.
  *
- * <p>States: IDLE → ACQUIRING → HELD → IDLE. The state word carries a generation that every release advances, so a
- * release is idempotent per acquisition: the first release of an acquisition returns true, any later one false,
+ * <p>States: IDLE → ACQUIRING → HELD → IDLE. The state word carries a generation that every release advances, so
+ * a release is idempotent per acquisition: the first release of an acquisition returns true, any later one false,
  * even from another thread racing with it, and a stale release (made after the lease was acquired again) can never
  * match the new acquisition's generation in its CAS. One acquisition at a time: acquiring into a lease that is
  * still held is refused with {@link IllegalStateException}, and nothing is taken.

@@ -74,8 +74,8 @@ class CountCapBindsForCheapRequestsTest {
     assertThat(cheap.maxOutstandingRequests()).isEqualTo(6);
     List<Reason> answers = new ArrayList<>();
     for (int i = 0; i < 7; i++) {
-      engine.submit(OpType.WRITE, Tier.T2, cheap, SignalScope.ANY_PARTITION, Decisions.NO_DEADLINE, java.time.Duration.ofNanos(CHEAP_NANOS),
-          DIRECT, new AdmissionCallback() {
+      engine.submit(OpType.WRITE, Tier.T2, cheap, SignalScope.ANY_PARTITION, Decisions.NO_DEADLINE,
+          java.time.Duration.ofNanos(CHEAP_NANOS), DIRECT, new AdmissionCallback() {
             @Override
             public void onAdmitted(long token) {
               answers.add(Reason.ADMITTED);

@@ -11,11 +11,11 @@ import org.junit.jupiter.api.Test;
  * more and the node is unsaturated, or the control loop holds the ratios through a baseline probe: the PID's integral
  * follows the applied ratio. Before, the integral stayed where the overload had left it behind the ceiling, and a
  * ceiling that rose with the next burst of arrivals (the bound is computed from them) let it back: a probe that began
- * as a 5 × C burst ended held a ratio of 0.6–0.8 for its ten seconds on the 200 ms plants, shown through each rise of
- * the ceiling, and their STUCK cells took 8–10 s to read 0. On a saturated node the integral is kept: in a retry storm
- * the ceiling dips with every lull of the arrivals, and following it there cost a third of the storm's goodput
- * ({@code chaos/retry-storm} 138–185 calls/s against 164–235 before and 230–249 once only unsaturated and held ticks
- * track).
+ * as a 5 × C burst ended held a ratio of 0.6–0.8 for its ten seconds on the 200 ms plants, shown through each rise
+ * of the ceiling, and their STUCK cells took 8–10 s to read 0. On a saturated node the integral is kept: in a retry
+ * storm the ceiling dips with every lull of the arrivals, and following it there cost a third of the storm's goodput
+ * ({@code chaos/retry-storm} 138–185 calls/s against 164–235 before and 230–249 once only unsaturated and held
+ * ticks track).
  */
 class ScopeCeilingTrackingTest {
 

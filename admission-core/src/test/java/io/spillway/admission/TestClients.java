@@ -2,7 +2,9 @@ package io.spillway.admission;
 
 import io.spillway.admission.path.ClassCaps;
 
-/** Client handles for the tests of the engine's internal packages, which cannot call the package-private constructor. */
+/**
+ * Client handles for the tests of the engine's internal packages, which cannot call the package-private constructor.
+ */
 public final class TestClients {
 
   private TestClients() {}

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
  * A permit that frees goes to the most important tier waiting, whatever its op type; the round robin across op types
  * orders the requests of one tier. Before, the round robin came first below the critical tiers, and a T5 write took
  * the writes' turn while a T2 read waited (the shootout's twin: writes, 5 % of the load at twice a read's cost, were
- * 15–17 % of what its workers served in the overload's second quarter-second on seeds 1–3, while T2–T5 reads timed
- * out in their queues). Before that, it came first for every tier, and a T3 scan queued beside a T1 read took the
+ * 15–17 % of what its workers served in the overload's second quarter-second on seeds 1–3, while T2–T5 reads
+ * timed out in their queues). Before that, it came first for every tier, and a T3 scan queued beside a T1 read took the
  * permit on the scans' turn (the shootout's cost shift: T2–T5 scans served while T1 reads met their client cap).
  * Virtual time, a fixed limit of 1.
  */

@@ -4,8 +4,8 @@ import java.util.random.RandomGenerator;
 
 /**
  * Exponential backoff with full jitter (Marc Brooker, "Exponential Backoff And Jitter", AWS Architecture Blog,
- * 2015): before retry n (1, 2, …) wait a uniform random time in {@code [0, min(cap, base·2^(n−1))]}, so callers that
- * failed together do not come back together; and never less than the node's own retry-after, which already carries
+ * 2015): before retry n (1, 2, …) wait a uniform random time in {@code [0, min(cap, base·2^(n−1))]}, so callers
+ * that failed together do not come back together; and never less than the node's own retry-after, which already carries
  * the node's jitter.
  */
 final class FullJitterBackoff {

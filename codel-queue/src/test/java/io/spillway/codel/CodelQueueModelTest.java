@@ -103,14 +103,16 @@ class CodelQueueModelTest {
     Arbitrary<Op> op = Arbitraries.frequencyOf(
         Tuple.of(7, offer), Tuple.of(3, Arbitraries.just(new Poll())), Tuple.of(5, advance),
         Tuple.of(2, Arbitraries.just(new DropExpired())), Tuple.of(1, reconfigure));
-    return op.list().ofMinSize(1).ofMaxSize(400).withSizeDistribution(UNIFORM).edgeCases(edges -> edges.filter(list -> list.size() > 1));
+    return op.list().ofMinSize(1).ofMaxSize(400).withSizeDistribution(UNIFORM)
+        .edgeCases(edges -> edges.filter(list -> list.size() > 1));
   }
 
   /** Blocks of a few offers, a clock advance and fewer polls: standing queues form, so LIFO and sloughing occur. */
   @Provide
   Arbitrary<List<Op>> overloadScenarios() {
     Arbitrary<List<Op>> block = Combinators.combine(
-        Arbitraries.longs().between(-150, 400).withDistribution(UNIFORM).map(Offer::new).list().ofMinSize(1).ofMaxSize(4),
+        Arbitraries.longs().between(-150, 400).withDistribution(UNIFORM).map(Offer::new).list().ofMinSize(1)
+            .ofMaxSize(4),
         Arbitraries.longs().between(100, 8_000).withDistribution(UNIFORM).map(Advance::new),
         Arbitraries.integers().between(0, 2),
         Arbitraries.integers().between(0, 9)).as((offers, advance, polls, other) -> {

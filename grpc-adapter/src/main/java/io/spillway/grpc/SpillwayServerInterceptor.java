@@ -32,9 +32,9 @@ import java.util.concurrent.atomic.LongAdder;
  *     .build().start();
  * }</pre>
  *
- * <p>Per call: the op type comes from {@link MethodOpTypes} (unary → READ, streaming → SCAN unless mapped), the tier
- * from the {@code spillway-tier} header ({@link TierHeader}; capped by the client's class in the engine), the client
- * from the {@code spillway-client} header or else the call's authority, and the deadline from the call's gRPC
+ * <p>Per call: the op type comes from {@link MethodOpTypes} (unary → READ, streaming → SCAN unless mapped), the
+ * tier from the {@code spillway-tier} header ({@link TierHeader}; capped by the client's class in the engine), the
+ * client from the {@code spillway-client} header or else the call's authority, and the deadline from the call's gRPC
  * deadline. The call goes through {@link AdmissionEngine#submit}: admitted at once, queued in its op type's CoDel
  * queue (the handler starts when a permit frees), or rejected. A rejection closes the call with
  * {@code RESOURCE_EXHAUSTED} (or {@code UNAVAILABLE} for the reasons named in

@@ -26,8 +26,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Endings racing each other: 400 calls whose handler answers after 0–20 ms while their deadline is 5–30 ms and a
  * quarter are cancelled by the client at a random moment (some are also rejected at once: a deadline shorter than
  * the op's service-time estimate). How the endings mix depends on the machine's load (one in-process run on the
- * shared 2-core VM: 197 answered, 75 dropped, 129 rejected of 401), so only the invariant is asserted. Whatever wins, every admitted call is released exactly
- * once: admitted = SUCCESS + ERROR + DROPPED, and nothing is left in flight.
+ * shared 2-core VM: 197 answered, 75 dropped, 129 rejected of 401), so only the invariant is asserted. Whatever wins,
+ * every admitted call is released exactly once: admitted = SUCCESS + ERROR + DROPPED, and nothing is left in flight.
  */
 class ReleaseOnceStressTest {
 

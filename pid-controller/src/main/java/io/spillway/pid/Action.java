@@ -17,7 +17,10 @@ public enum Action {
    */
   REVERSE;
 
-  /** {@code +1} for {@link #DIRECT}, {@code −1} for {@link #REVERSE}: the factor applied to {@code setpoint − measurement}. */
+  /**
+   * {@code +1} for {@link #DIRECT}, {@code −1} for {@link #REVERSE}: the factor applied to
+   * {@code setpoint − measurement}.
+   */
   double sign() {
     return this == DIRECT ? 1.0 : -1.0;
   }

@@ -167,10 +167,10 @@ public final class PidController {
   }
 
   /**
-   * Tracking (Åström &amp; Murray, §10.4): the actuator applied {@code applied} instead of the last output, held there
-   * by a limit outside this controller, and the controller takes it as its own output. The integral is recomputed as
-   * {@code applied − P − D} (with {@code applied} clamped into the limits), so the next update continues from what
-   * was applied instead of from an integral the actuator never followed. A NaN is ignored. Call from the updater
+   * Tracking (Åström &amp; Murray, §10.4): the actuator applied {@code applied} instead of the last output, held
+   * there by a limit outside this controller, and the controller takes it as its own output. The integral is recomputed
+   * as {@code applied − P − D} (with {@code applied} clamped into the limits), so the next update continues from
+   * what was applied instead of from an integral the actuator never followed. A NaN is ignored. Call from the updater
    * thread.
    */
   public void track(double applied) {

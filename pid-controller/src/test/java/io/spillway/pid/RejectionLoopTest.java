@@ -21,8 +21,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The rejector's loop with Cinnamon's gains ({@code kp = 0.1, ki = 1.4 /s}) and the recommended 50 ms tick.
  *
  * <p>Linearised with one tick of delay, an overload factor {@code k = λ/μ} gives the characteristic polynomial
- * {@code z² − (1 − kp·k − ki·h·k)·z − kp·k}, stable (Jury) iff {@code k < 2/(2·kp + ki·h)}: 7.4× at h = 50 ms,
- * 5.9× at 100 ms, 3.6× at 250 ms, 1.25× at 1 s. The tests check the simulation against that bound.
+ * {@code z² − (1 − kp·k − ki·h·k)·z − kp·k}, stable (Jury) iff {@code k < 2/(2·kp + ki·h)}: 7.4× at
+ * h = 50 ms, 5.9× at 100 ms, 3.6× at 250 ms, 1.25× at 1 s. The tests check the simulation against that bound.
  */
 class RejectionLoopTest {
 

@@ -306,7 +306,8 @@ final class DemoMode implements Callable<Integer> {
           100.0 * n.storage().busyNanos() / (report.seconds() * 1e9) / n.storage().threads(),
           n.storage().threads(), m.count(OpType.READ, PipelineMetrics.Outcome.OK),
           m.count(OpType.WRITE, PipelineMetrics.Outcome.OK),
-          m.count(OpType.READ, PipelineMetrics.Outcome.TIMEOUT) + m.count(OpType.WRITE, PipelineMetrics.Outcome.TIMEOUT));
+          m.count(OpType.READ, PipelineMetrics.Outcome.TIMEOUT)
+              + m.count(OpType.WRITE, PipelineMetrics.Outcome.TIMEOUT));
     }
   }
 

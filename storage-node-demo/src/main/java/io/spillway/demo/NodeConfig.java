@@ -71,8 +71,9 @@ public final class NodeConfig {
   public Builder toBuilder() {
     return new Builder().nodeId(nodeId).peers(peers).partitions(partitions).dataDir(dataDir)
         .bindHost(resp.bindHost()).respPort(resp.port()).limits(resp.limits()).maxConnections(resp.maxConnections())
-        .idleTimeout(resp.idleTimeout()).frameTimeout(resp.frameTimeout()).maxPipelined(resp.maxPipelined()).defaultTier(resp.defaultTier())
-        .respThreads(respThreads).storage(storageThreads, storageQueue).storageCost(storageCost).requestTimeout(requestTimeout)
+        .idleTimeout(resp.idleTimeout()).frameTimeout(resp.frameTimeout()).maxPipelined(resp.maxPipelined())
+        .defaultTier(resp.defaultTier()).respThreads(respThreads).storage(storageThreads, storageQueue)
+        .storageCost(storageCost).requestTimeout(requestTimeout)
         .rangeLimits(rangeDefaultLimit, rangeMaxLimit).raft(raft).lagSampleInterval(lagSampleInterval)
         .lagTargets(lagTargets).chaos(chaos);
   }

@@ -307,7 +307,8 @@ class StorageNodeMainTest {
   @Test
   void shootoutOptions() {
     final ShootoutMode s = parse("shootout", "--strategies", "spillway,bulkhead", "--scale", "0.25", "--out", "o",
-        "--callers", "helper", "--storage-threads", "4", "--storage-cost-ms", "2,4,8", "--partitions", "2", "--engine-trace");
+        "--callers", "helper", "--storage-threads", "4", "--storage-cost-ms", "2,4,8", "--partitions", "2",
+        "--engine-trace");
     assertThat(s.engineTrace).isTrue();
     assertThat(s.strategies).containsExactly(StrategyKind.SPILLWAY, StrategyKind.BULKHEAD);
     assertThat(s.scale).isEqualTo(0.25);

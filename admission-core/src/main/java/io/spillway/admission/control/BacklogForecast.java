@@ -3,8 +3,8 @@ package io.spillway.admission.control;
 /**
  * The value a backlog signal is heading for: its level plus its smoothed rate of change times a horizon,
  * {@code v + τ · dv/dt}. A controller that acts on the forecast instead of the level gets derivative action
- * (Åström &amp; Murray, <i>Feedback Systems</i>, 2008, §10.1: derivative action is a prediction of the error τ ahead
- * by linear extrapolation).
+ * (Åström &amp; Murray, <i>Feedback Systems</i>, 2008, §10.1: derivative action is a prediction of the error τ
+ * ahead by linear extrapolation).
  *
  * <p>Why a backlog needs it: a backlog (a follower's lag, in entries) integrates what is admitted minus what drains,
  * and the rejector's PI controller integrates the backlog's error again, so on the level alone the loop is a double

@@ -23,8 +23,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * of levels ≥ {@code c} reaches {@code ratio ×} the sheddable weight. Rejecting every request at or above {@code c}
  * therefore rejects at least the ratio of recent sheddable traffic, overshooting by less than one level's share;
  * tiers are shed strictly from the highest level down, and levels below {@code firstSheddableLevel} are neither
- * counted nor cut. {@code cut == levels} means "reject nothing" (ratio 0, NaN, or no sheddable traffic); a ratio of 1 or more
- * returns {@code firstSheddableLevel} (reject everything sheddable, including levels not seen recently).
+ * counted nor cut. {@code cut == levels} means "reject nothing" (ratio 0, NaN, or no sheddable traffic); a ratio of 1
+ * or more returns {@code firstSheddableLevel} (reject everything sheddable, including levels not seen recently).
  *
  * <p>Concurrency contract: {@link #record} from any thread; {@link #roll}, {@link #cut} and {@link #recentCount} from
  * the control thread only. All allocation-free. Contention: threads recording the same level share one counter,

@@ -20,10 +20,10 @@ package io.spillway.admission.control;
  *       200 workers as a phantom queue of 20). It moves <em>up</em> to {@code r} only when the covariance guard
  *       sees inflight and throughput rising together (correlation over the last {@code guardIntervals} ≥
  *       {@code +guardCorrelation}): a higher latency that comes with more completed work is the node's new normal
- *       (heavier requests, bigger values), not a queue. Any other upward re-anchoring is the drift of Netflix concurrency-limits #134 (under modest
- *       overload the queue allowance lets Gradient2's limit grow indefinitely) and #137 (a stable, saturated
- *       latency has no volatility, so the limit grows to its maximum): the anchor follows the overload it should
- *       detect.</li>
+ *       (heavier requests, bigger values), not a queue. Any other upward re-anchoring is the drift of Netflix
+ *       concurrency-limits #134 (under modest overload the queue allowance lets Gradient2's limit grow indefinitely)
+ *       and #137 (a stable, saturated latency has no volatility, so the limit grows to its maximum): the anchor follows
+ *       the overload it should detect.</li>
  *   <li><b>Queue estimate</b> {@code q = inflight × (1 − a/r)}: requests waiting rather than being served. On an
  *       inferred anchor its thresholds widen by the latency's own sampling error {@code e} (the relative standard
  *       error of {@code r}): alpha is {@code alpha·lg + 2·e·inflight} and beta {@code beta·lg + 3·e·inflight}

@@ -56,8 +56,8 @@ import java.util.function.Consumer;
  * </ol>
  *
  * <p>Saturation (docs/control-under-contention.md, "shed only for what shedding can fix"): a tick is saturated when
- * some request found every permit taken — it was queued, or refused at the limit, or requests are still waiting — or
- * every permit is in use as the tick runs. Neither a peak that touched the limit for a moment nor high latency is
+ * some request found every permit taken — it was queued, or refused at the limit, or requests are still waiting —
+ * or every permit is in use as the tick runs. Neither a peak that touched the limit for a moment nor high latency is
  * enough: a node whose permits are idle most of the time, with nothing waiting, is not overloaded. Symptom signals
  * (latency, error rate: {@link Signal#requiresSaturation()}) count only in a saturated tick, and so does Cinnamon's
  * balance (with an empty queue it reads zero and would hold whatever ratio it had); the tuner lowers the limit only in
@@ -65,8 +65,8 @@ import java.util.function.Consumer;
  * permits (the inflight count sampled each tick, averaged over about three ticks): a node that is nearly idle decays
  * its ratios at the PID's full rate (about 0.7 s from 1 to 0), one that is nearly full only gently, so a ratio that
  * sheds a little too much on a small, bursty node eases off instead of collapsing. Backlog signals (queue delay,
- * follower lag) are evidence by themselves. A node whose latency rose without load — a noisy neighbour, a slow disk, a
- * read proxied to another node — keeps every permit it has and sheds nothing.
+ * follower lag) are evidence by themselves. A node whose latency rose without load — a noisy neighbour, a slow disk,
+ * a read proxied to another node — keeps every permit it has and sheds nothing.
  *
  * <p>Latency targets are learned unless configured ({@link LearnedTargets}): twice each op type's no-load p90, measured
  * at low inflight, or pinned there by a {@link BaselineProbe} when the node is never quiet on its own.

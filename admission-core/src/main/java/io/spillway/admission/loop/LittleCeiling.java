@@ -2,10 +2,11 @@ package io.spillway.admission.loop;
 
 /**
  * The most the ALL scope may shed, by Little's law: the node completes about {@code limit / W} requests per second at
- * its limit (W the mean time a request holds its permit), so shedding more than {@code 1 − CEILING_ADMIT × (limit / W)
- * / arrivals} of the arrivals would leave permits idle. Without this bound a lagging signal (the waits of a queue that
- * just drained, a p90 that still carries a surge) drove the ratio past the point the node needed, into tiers it could
- * have served (docs/control-under-contention.md#never-shed-more-than-the-node-needs-littles-law-ceiling).
+ * its limit (W the mean time a request holds its permit), so shedding more than
+ * {@code 1 − CEILING_ADMIT × (limit / W) / arrivals} of the arrivals would leave permits idle. Without this bound a
+ * lagging signal (the waits of a queue that just drained, a p90 that still carries a surge) drove the ratio past the
+ * point the node needed, into tiers it could have served
+ * (docs/control-under-contention.md#never-shed-more-than-the-node-needs-littles-law-ceiling).
  *
  * <p>Source: J. D. C. Little, "A Proof for the Queuing Formula: L = λW", Operations Research 9(3), 1961. The arrivals
  * are a smoothed rate (an EWMA of about three ticks), or this tick's once they fell under {@link #ARRIVALS_DROPPED}

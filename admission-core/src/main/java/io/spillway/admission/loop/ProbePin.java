@@ -45,16 +45,18 @@ final class ProbePin {
    * ({@code TuningPeriod.p90RelativeError}, the plant matrix's lognormal noise), but a pool may close with
    * {@link LearnedTargets#BASELINE_MIN_SAMPLES}, whose p90 reads about 20 % off, so a thin probe of an unchanged node
    * may still restart slow start. 1.5 read about the same on the plant matrix (seeds 1–6: 261 cells against 260); the
-   * lower threshold keeps restarting for a node 1.2–1.5 times slower, whose last decreases were read on a stale target.
+   * lower threshold keeps restarting for a node 1.2–1.5 times slower, whose last decreases were read on a stale
+   * target.
    */
   static final double SLOW_START_RESTART_RISE = 1.2;
   /**
    * A probe's pin follows its load past the tuned limit only while the tick's mean service time is within this
    * multiple of the shortest mean the probe has seen ({@link #followLoad}): a longer one is work waiting inside the
-   * node for a worker, and the need it reads (arrivals × that mean) feeds on the pin's own queue. On the plant matrix's
-   * 20 workers 7 times slower (STUCK, 1.4 s services), pins of 37, 79 and 96 read means of 4–5 s, and DEFAULTS S 200 ms
-   * K 20 held a ratio more than 1 s after the drop on 4 seeds of 20 ({@code RatioAfterLoadDropScenarioTest} allows 3).
-   * 1.5 lost most of the gain on K 200 (mean slow-phase goodput 0.917 against 0.959, {@code SlowerNodeScenarioTest}).
+   * node for a worker, and the need it reads (arrivals × that mean) feeds on the pin's own queue. On the plant
+   * matrix's 20 workers 7 times slower (STUCK, 1.4 s services), pins of 37, 79 and 96 read means of 4–5 s, and
+   * DEFAULTS S 200 ms K 20 held a ratio more than 1 s after the drop on 4 seeds of 20
+   * ({@code RatioAfterLoadDropScenarioTest} allows 3). 1.5 lost most of the gain on K 200 (mean slow-phase goodput
+   * 0.917 against 0.959, {@code SlowerNodeScenarioTest}).
    */
   static final double QUEUED_MEAN = 2.0;
   /** A probe returns to at most this multiple of the served concurrency (BBR's {@code cwnd_gain}). */
@@ -182,10 +184,10 @@ final class ProbePin {
    * requests ended was kept, and it drained the backlog for 3 s while its pin held back the load that was left ({@code
    * ProbeAfterOverloadScenarioTest} K 600 seed 14, once the ceiling followed a drop at once). Such a probe has measured
    * nothing yet, and its pin (an eighth of the limit) holds back a load the node could serve: when an overload ends on
-   * a node that also got slower (the plant matrix's STUCK shape, 200 ms requests 7 × slower), draining the backlog took
-   * most of the probe's ten seconds while the load that was left queued behind the pin. The limit returns to the tuned
-   * one, the ratios hold while the pin's queue drains as after any probe, and no baseline value is taken. Should the
-   * node still be saturated with a stale baseline, the next probe is due a second later ({@link
+   * a node that also got slower (the plant matrix's STUCK shape, 200 ms requests 7 × slower), draining the backlog
+   * took most of the probe's ten seconds while the load that was left queued behind the pin. The limit returns to the
+   * tuned one, the ratios hold while the pin's queue drains as after any probe, and no baseline value is taken. Should
+   * the node still be saturated with a stale baseline, the next probe is due a second later ({@link
    * BaselineProbe#abandon}).
    *
    * @param arrivalRate the smoothed arrival rate per second

@@ -2,8 +2,9 @@ package io.spillway.admission.loop;
 
 /**
  * The base of every retry-after hint, from controller state refreshed each tick
- * (docs/admission-core.md#retry-after). The tick publishes the bases in its {@link Policy}, which jitters them per rejection ({@link io.spillway.admission.control.RetryAfter})
- * so that rejected clients do not return in lock-step. Control thread only.
+ * (docs/admission-core.md#retry-after). The tick publishes the bases in its {@link Policy}, which jitters them per
+ * rejection ({@link io.spillway.admission.control.RetryAfter}) so that rejected clients do not return in lock-step.
+ * Control thread only.
  *
  * <ul>
  *   <li>SHED_TIER: the time for the rejection ratio to fall back to zero once the pressure is gone. With the error at

@@ -7,11 +7,12 @@ import org.HdrHistogram.Histogram;
 
 /**
  * What the limit tuner sees of one tuning period: the p90 of each op type's completions in the period (pooled into
- * one histogram per op type, so the percentile is exact however few completions a tick has), the peak inflight, whether the limit bound, errors,
- * completions and elapsed time. Nothing from before the period's start counts, so each step of the tuner is judged
- * on the latency that the previous step produced (Vegas' "one adjustment per round trip"): a smoothed p90 that
- * still carries seconds of older samples would keep pushing the limit the same way long after it got there, which at
- * a few hundred completions per second took the limit from 32 to its floor in two seconds and kept it there.
+ * one histogram per op type, so the percentile is exact however few completions a tick has), the peak inflight, whether
+ * the limit bound, errors, completions and elapsed time. Nothing from before the period's start counts, so each step of
+ * the tuner is judged on the latency that the previous step produced (Vegas' "one adjustment per round trip"): a
+ * smoothed p90 that still carries seconds of older samples would keep pushing the limit the same way long after it got
+ * there, which at a few hundred completions per second took the limit from 32 to its floor in two seconds and kept it
+ * there.
  *
  * <p>A period lasts at least the tuning period and until it holds {@link #MIN_SAMPLES} completions, at most
  * {@link #MAX_STRETCH} tuning periods (a thin stream still gets a step). Control thread only; allocation-free.

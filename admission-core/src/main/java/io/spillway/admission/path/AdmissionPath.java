@@ -21,11 +21,12 @@ import io.spillway.admission.queue.QueuedRequest;
 import java.util.concurrent.Executor;
 
 /**
- * The request path (docs/admission-core.md#the-request-path): deadline → scorecard → rejector → inflight limit → run (or queue), and the release
- * of a permit with its outcome. The synchronous {@link #acquire} is the fast path: no lock, no allocation, a handful
- * of uncontended atomics. The asynchronous {@link #submit} reuses it and allocates a {@link QueuedRequest} only when
- * the request must wait; {@link QueueSink} grants permits to queued requests and answers dropped ones. The lease
- * form keeps the permit in a {@link Lease} instead of a {@link PermitTable} slot.
+ * The request path (docs/admission-core.md#the-request-path): deadline → scorecard → rejector → inflight
+ * limit → run (or queue), and the release of a permit with its outcome. The synchronous {@link #acquire} is the fast
+ * path: no lock, no allocation, a handful of uncontended atomics. The asynchronous {@link #submit} reuses it and
+ * allocates a {@link QueuedRequest} only when the request must wait; {@link QueueSink} grants permits to queued
+ * requests and answers dropped ones. The lease form keeps the permit in a {@link Lease} instead of a
+ * {@link PermitTable} slot.
  *
  * <p>Data flow: a request reads the control loop's decisions from one immutable {@link Policy} (one volatile read),
  * and reports what happened to it into the {@link Telemetry}; it never reads the loop's own state, and the loop

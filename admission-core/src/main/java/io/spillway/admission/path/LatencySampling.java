@@ -18,9 +18,10 @@ import io.spillway.admission.loop.TickReport;
  * {@link #WINDOW_NANOS} (Cinnamon: 2–30 s, at least 250 samples, whichever fills first;
  * docs/admission-core.md, "The loops"), and an op type
  * with no successful completion for a whole window reads NaN — no data, which the rejector treats as "no overload"
- * and the tuner as "hold" — and its smoother forgets the old value, so the next p90 comes from fresh samples only. Before, the last smoothed p90 stayed in place: a scope that shed everything it could
- * admitted nothing new, so its latency signal kept the high p90 of the overload and the scope kept shedding
- * everything ({@code StaleLatencySignalTest}).
+ * and the tuner as "hold" — and its smoother forgets the old value, so the next p90 comes from fresh samples only.
+ * Before, the last smoothed p90 stayed in place: a scope that shed everything it could admitted nothing new, so its
+ * latency signal kept the high p90 of the overload and the scope kept shedding everything
+ * ({@code StaleLatencySignalTest}).
  *
  * <p>Threading: control thread only.
  */

@@ -23,11 +23,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * another). A T1 read never waits behind a T3 scan, nor a T2 read behind a T5 write. Each tier has its own round robin,
  * so one tier's turns do not spend another's deficits. Before, only the critical tiers came first; below them the round
  * robin across op types came first, and a T5 write took the writes' turn while T2–T5 reads timed out in their queues:
- * in the shootout's twin the writes, 5 % of the load at twice a read's cost, were 15–17 % of what the workers served in
- * the overload's second quarter-second (seeds 1–3), and over seeds 1–40 its goodput in the overload read 712.5 calls/s
- * against 722.5 now. Before the critical tiers came first, the scans' turn served T2–T5 scans while T1 reads met their
- * client cap (the twin's cost shift: T1 72.4 %). Each tier having its own CoDel queue, the standing queue (and so LIFO
- * and sloughing) appears where the overload is, in the lowest tiers.
+ * in the shootout's twin the writes, 5 % of the load at twice a read's cost, were 15–17 % of what the workers served
+ * in the overload's second quarter-second (seeds 1–3), and over seeds 1–40 its goodput in the overload read
+ * 712.5 calls/s against 722.5 now. Before the critical tiers came first, the scans' turn served T2–T5 scans while T1
+ * reads met their client cap (the twin's cost shift: T1 72.4 %). Each tier having its own CoDel queue, the standing
+ * queue (and so LIFO and sloughing) appears where the overload is, in the lowest tiers.
  *
  * <p>Single consumer: the queues allow one consumer at a time. Whoever frees a permit or enqueues calls
  * {@link #drain()}, which takes drain ownership with a CAS on a status word (Caffeine's drain status: IDLE,

@@ -10,7 +10,8 @@ import java.time.Duration;
 /**
  * Fits each op type's CoDel queue to the op type's own service time, once per control tick: storage ops are slower
  * than RPC dispatch, so target, interval and timeout follow each op type's p90
- * (docs/control-under-contention.md#queues-fitted-to-the-op-type-queuetuning). The configured values are what an RPC-sized op gets; a slower op type is given room in proportion:
+ * (docs/control-under-contention.md#queues-fitted-to-the-op-type-queuetuning). The configured values are what an
+ * RPC-sized op gets; a slower op type is given room in proportion:
  * <ul>
  *   <li>target = max(configured, {@link #TARGET_SERVICE_FRACTION} × service time): a standing queue of half a
  *       request's own time, not 5 ms, marks a write of 40 ms (an fsync and a quorum round trip) overloaded;</li>

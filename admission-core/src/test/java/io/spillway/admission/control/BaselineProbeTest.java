@@ -284,7 +284,8 @@ class BaselineProbeTest {
    */
   private static long drainAndEnd(BaselineProbe probe, int pin, int inflight, long start) {
     probe.pinned(pin, inflight);
-    assertThat(probe.sampling(pin, pin, inflight, 0, start + 100 * MS)).as("the tick that finished the old queue").isFalse();
+    assertThat(probe.sampling(pin, pin, inflight, 0, start + 100 * MS)).as("the tick that finished the old queue")
+        .isFalse();
     assertThat(probe.sampling(pin, pin, 5, 0, start + 200 * MS)).isTrue();
     long end = start + 300 * MS;
     assertThat(probe.tick(true, true, false, true, SERVICE, pin, end)).as("a fresh value ends it").isFalse();
@@ -302,8 +303,8 @@ class BaselineProbeTest {
   }
 
   /**
-   * A probe (jitter seed {@code seed}) whose first probe has just started, {@link BaselineProbe#FIRST_PROBE_DELAY_NANOS}
-   * after the first tick, with a pin of {@link #PIN}.
+   * A probe (jitter seed {@code seed}) whose first probe has just started,
+   * {@link BaselineProbe#FIRST_PROBE_DELAY_NANOS} after the first tick, with a pin of {@link #PIN}.
    */
   private static BaselineProbe firstProbe(long seed) {
     BaselineProbe probe = new BaselineProbe(seed);

@@ -15,9 +15,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  *
  * <p>Through the probes: the plant matrix's DEFAULTS step on S 20 ms, C 3,000/s (K 60): at 5 × C the critical tiers
  * (12 % of the traffic) offer 0.6 × C, 36 workers' worth, while a probe pinned at an eighth of the tuned limit admits
- * fewer than that. Over seeds 1–20: T0 + T1 success 1.000 on every seed, goodput in the 5 × phase 0.983–1.003 × C.
- * With the pin at an eighth of the limit (the critical term taken out, or the engine of 5a8e858): T0 + T1
- * 0.985–0.991, goodput 0.918–0.976 × C; every seed fails.
+ * fewer than that. Over seeds 1–20: T0 + T1 success 1.000 on every seed, goodput in the 5 × phase
+ * 0.983–1.003 × C. With the pin at an eighth of the limit (the critical term taken out, or the engine of 5a8e858):
+ * T0 + T1 0.985–0.991, goodput 0.918–0.976 × C; every seed fails.
  */
 class CriticalTiersServedTest {
 
@@ -81,12 +81,12 @@ class CriticalTiersServedTest {
   /**
    * The floor under the tuned limit: the plant matrix's DEFAULTS S 20 ms, C 10,000/s (K 200) under STUCK, 5 × C from
    * a cold start, where T0 and T1 alone (12 % of the traffic, 6,000 reads a second) need 121 permits against the
-   * initial limit of 64, and the limit climbed for two seconds while they met queue timeouts. Over seeds 1–20: T0 + T1
-   * 1.000 on nineteen seeds and 0.999 on seed 18, goodput after the load drop 0.996–1.004. Without the floor (the
-   * engine of 63cf45d): T0 + T1 0.877–0.891. With the floor sized on the smoothed rate alone (the engine of abfb0e2),
-   * 0.979–0.985: it is 0 at the first tick, and the T0 and T1 requests queued while the limit was short timed out
-   * behind the permits sized for the new arrivals. Without this tick's rate 0.988–0.995, without the waiting
-   * requests 0.991–0.995: every seed fails either way.
+   * initial limit of 64, and the limit climbed for two seconds while they met queue timeouts. Over seeds 1–20:
+   * T0 + T1 1.000 on nineteen seeds and 0.999 on seed 18, goodput after the load drop 0.996–1.004. Without the floor
+   * (the engine of 63cf45d): T0 + T1 0.877–0.891. With the floor sized on the smoothed rate alone (the engine of
+   * abfb0e2), 0.979–0.985: it is 0 at the first tick, and the T0 and T1 requests queued while the limit was short
+   * timed out behind the permits sized for the new arrivals. Without this tick's rate 0.988–0.995, without the
+   * waiting requests 0.991–0.995: every seed fails either way.
    */
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("io.spillway.admission.sim.Seeds#sweep")
@@ -111,9 +111,9 @@ class CriticalTiersServedTest {
    * has shown it completes ({@code ControlLoop.KEEPING_UP}). When T0 and T1 alone offer more, each queued request
    * lives up to its queue timeout (1.3 s on 200 ms requests), and counted in full the waiting lifted the limit to
    * {@code limit.max}. A node of 200 workers at 200 ms (C 1,000/s), T1 at 1,500/s for 20 s from a cold start, seeds
-   * 1–20: the mean limit of the last 10 s 4.0–8.1 × K, the highest 6.3–20.4 × K. With the waiting counted in full
-   * (the engine of f8ae8b0): 10.3–14.6 × K and 20.5 × K ({@code limit.max}) on every seed, which fails. Before the
-   * waiting counted at all (abfb0e2): 3.3–6.0 × K and 4.8–11.9 × K. Open either way: the first probe pins the
+   * 1–20: the mean limit of the last 10 s 4.0–8.1 × K, the highest 6.3–20.4 × K. With the waiting counted in
+   * full (the engine of f8ae8b0): 10.3–14.6 × K and 20.5 × K ({@code limit.max}) on every seed, which fails. Before
+   * the waiting counted at all (abfb0e2): 3.3–6.0 × K and 4.8–11.9 × K. Open either way: the first probe pins the
    * critical term (381 permits on 200 workers), measures that queue as the no-load latency (508 ms), and the floor
    * follows the inflated latency.
    */

@@ -33,8 +33,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <p>Ablation twin: the rejector off (kp = ki = 0): nothing sheds the writes and the lag grows without bound.
  *
  * <p>T1: before the rejector judged a backlog by its {@link io.spillway.admission.control.BacklogForecast forecast},
- * T1's writes were shed 4.1–12.6 % (median 8.6 %) over seeds 1–20: the lag held at 0.90–1.00 × its target, yet the
- * ratio swung (0.2–0.8, a period of 2–2.5 s, a PI loop around an integrating plant) and at its peaks, above 2/3
+ * T1's writes were shed 4.1–12.6 % (median 8.6 %) over seeds 1–20: the lag held at 0.90–1.00 × its target, yet
+ * the ratio swung (0.2–0.8, a period of 2–2.5 s, a PI loop around an integrating plant) and at its peaks, above 2/3
  * (the share of T3 and T5), reached into T1. With the forecast: 0–0.28 %, within the 1 % target on every seed.
  * Mutation tried: a forecast horizon of 1 ns (the level alone) fails this test on T1.
  */
@@ -323,8 +323,8 @@ class FollowerLagScenarioTest {
 
   /**
    * A follower that flushes in batches: a flush takes everything sent to it so far and ends {@code SLOW_FLUSH} later
-   * during the fault (outside it the follower keeps up within a tick); the lag (entries the leader has committed that the follower
-   * has not flushed) is sampled every {@code LAG_SAMPLE}, the way the demo's leader samples it.
+   * during the fault (outside it the follower keeps up within a tick); the lag (entries the leader has committed that
+   * the follower has not flushed) is sampled every {@code LAG_SAMPLE}, the way the demo's leader samples it.
    */
   private static final class FlushingFollower {
     private final Simulation sim;

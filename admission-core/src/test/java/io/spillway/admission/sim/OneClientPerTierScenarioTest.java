@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
  * whole shed either all of that client or none of it, tick by tick, so the admitted load swung between above and
  * below capacity and the node's queues ran dry in the ticks of "all" ({@code PriorityDistribution#cutLevelShare}).
  * The standard plant (8 workers, C ≈ 4,700/s), the shipped defaults, the standard mix at 3 × C from six clients,
- * one per tier, seeds 1–20: goodput 0.960–0.975 × C with the cut level shed in its share; 0.927–0.949 with the level
- * shed whole (the share forced to 1 in {@code ScopeRejector}), which misses both bounds below.
+ * one per tier, seeds 1–20: goodput 0.960–0.975 × C with the cut level shed in its share; 0.927–0.949 with the
+ * level shed whole (the share forced to 1 in {@code ScopeRejector}), which misses both bounds below.
  */
 class OneClientPerTierScenarioTest {
 

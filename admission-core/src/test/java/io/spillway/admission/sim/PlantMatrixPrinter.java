@@ -65,8 +65,8 @@ final class PlantMatrixPrinter {
         target.isZero() ? "learned" : target.toMillis() + " ms", shipped.limitInitial(), shipped.limitMin(),
         shipped.limitMax()));
     out.append(String.format(Locale.ROOT, "Thresholds (the issue's): settle ≤ %s s, overshoot ≤ %s, CV ≤ %s,"
-        + " goodput ≥ %s, T0+T1 = %s, ratio back to 0 ≤ %s s (STUCK); the verdict is against them, missed figures in"
-        + " **bold**. The last column is what `PlantMatrixTest` asserts: the floors for goodput / T0+T1 (a floor"
+        + " goodput ≥ %s, T0+T1 = %s, ratio back to 0 ≤ %s s (STUCK); the verdict is against them, missed figures"
+        + " in **bold**. The last column is what `PlantMatrixTest` asserts: the floors for goodput / T0+T1 (a floor"
         + " equal to the threshold asserts the threshold) and, where listed, the STUCK invariant.%n%n",
         plain(PlantMatrixTest.SETTLE_TARGET), plain(PlantMatrixTest.OVERSHOOT_TARGET),
         plain(PlantMatrixTest.CV_TARGET), plain(PlantMatrixTest.GOODPUT_TARGET),

@@ -17,12 +17,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The engine against a matrix of plants in virtual time: mean service time S of 1, 20 and 200 ms, capacity C of 100,
  * 300, 1,000, 3,000 and 10,000 requests/s (K = C × S workers; combinations needing less than one worker or more than
  * 2,000 are skipped), lognormal service-time noise (sigma 0.5, mean preserved), the tier mix of {@link StandardNode};
- * under four load shapes ({@link Plant.Shape}): a step 1× → 5× → 1×, a ramp 0.5× → 5×, a node 3× slower under an
- * unchanged load of 0.75 × its new capacity, and the stuck state (a shedding scope whose node then idles at 0.1 × C
- * while its latency stays high). The issue's thresholds per cell (see {@link PlantRun} for the figures): the limit
- * settles within 2 s of each step, overshoots by at most 10 % and varies by at most 10 % (CV) once settled; goodput
- * ≥ 0.95 × min(offered, C); T0 + T1, whose demand stays below capacity, all succeed; after the stuck state's load drop
- * every ratio is 0 within 1 s and stays there.
+ * under four load shapes ({@link Plant.Shape}): a step 1× → 5× → 1×, a ramp 0.5× → 5×, a node 3× slower
+ * under an unchanged load of 0.75 × its new capacity, and the stuck state (a shedding scope whose node then idles at
+ * 0.1 × C while its latency stays high). The issue's thresholds per cell (see {@link PlantRun} for the figures): the
+ * limit settles within 2 s of each step, overshoots by at most 10 % and varies by at most 10 % (CV) once settled;
+ * goodput ≥ 0.95 × min(offered, C); T0 + T1, whose demand stays below capacity, all succeed; after the stuck state's
+ * load drop every ratio is 0 within 1 s and stays there.
  *
  * <p>Two configurations per plant ({@link PlantRun.Config}). DEFAULTS is {@code EngineConfig.builder()} as shipped,
  * only the READ service-time estimate set to S: the latency target is learned from the node's own no-load p90 (with
@@ -54,14 +54,16 @@ import org.junit.jupiter.params.provider.MethodSource;
  *       services after it).</li>
  *   <li>re-set with the tier dwell: DEFAULTS S 20 ms K 6 RAMP goodput 0.95 → 0.92 (reads 0.948: the dwell holds
  *       the cut at a tier boundary for a second while the ramp climbs), and FITTED S 20 ms K 20 STUCK 0.76 → 0.27,
- *       T0 + T1 1.00 → 0.99 (reads 0.29 and 0.994: the absolute 60 ms target is unreachable on the 7 × slower node, the tuner collapses the limit
- *       to 1 and the node stays saturated, the bad mode this cell already showed on other seeds).</li>
+ *       T0 + T1 1.00 → 0.99 (reads 0.29 and 0.994: the absolute 60 ms target is unreachable on the 7 × slower node,
+ *       the tuner collapses the limit to 1 and the node stays saturated, the bad mode this cell already showed on other
+ *       seeds).</li>
  *   <li>re-set when a configured target missed on a node that keeps up with its load made a baseline probe due
- *       ({@code SlowerNodeScenarioTest}): FITTED S 20 ms K 60 SLOW_NODE 0.03 → 0.93, T0 + T1 0.73 → 0.97 (seeds 1–6
- *       read 0.96–1.00 and 0.997–1, against 0.14–0.33 before: the limit collapsed to 11 and the scope shed 60–80 %),
- *       FITTED S 20 ms K 200 SLOW_NODE 0.00 → 0.97, T0 + T1 0.65 → 0.97 (0.999–1 and 0.995–1 against 0.17–0.22 and
- *       1), and FITTED S 1 ms K 3 STEP 0.95 → 0.91 (seeds 1–6 read 0.936–0.956 against 0.96–0.97: at 1 × C the node
- *       keeps up with a p90 above its 3 ms target, and the probe that measures it costs the 1 × phase its pin).</li>
+ *       ({@code SlowerNodeScenarioTest}): FITTED S 20 ms K 60 SLOW_NODE 0.03 → 0.93, T0 + T1 0.73 → 0.97 (seeds
+ *       1–6 read 0.96–1.00 and 0.997–1, against 0.14–0.33 before: the limit collapsed to 11 and the scope shed
+ *       60–80 %), FITTED S 20 ms K 200 SLOW_NODE 0.00 → 0.97, T0 + T1 0.65 → 0.97 (0.999–1 and 0.995–1
+ *       against 0.17–0.22 and 1), and FITTED S 1 ms K 3 STEP 0.95 → 0.91 (seeds 1–6 read 0.936–0.956 against
+ *       0.96–0.97: at 1 × C the node keeps up with a p90 above its 3 ms target, and the probe that measures it costs
+ *       the 1 × phase its pin).</li>
  *   <li>on the 1 ms and 20 ms plants, at most {@link #TIER_ORDER_CEILING} seconds out of tier order per cell
  *       ({@link TierOrderAudit}, the demo's per-node, per-second audit). Seeds 1–6: 0 or 1 in most cells, 2 in a few,
  *       always at a load drop; with the tier dwell off ({@code ScopeRejector.TIER_DWELL_NANOS} 0) 31 cells of seed 1
@@ -73,11 +75,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * 1 only, but the figures of one seed are not fixed: with the shipped defaults the engine learns its latency
  * baselines with probes whose interval is jittered by {@code System.identityHashCode} of its control loop, so a
  * DEFAULTS cell's figures change from JVM to JVM (goodput by up to 0.67 on S 20 ms K 200 SLOW_NODE), and any engine
- * change moves the trajectories as much as another seed does. Hence the envelope over all fourteen runs. Some cells that
- * seed 1 passes are bistable on other seeds — the STUCK invariant on DEFAULTS S 20 ms K 2 (1.1–12 s on seeds 2–6)
- * and FITTED S 20 ms K 6 and K 20 (12 s on two seeds each), goodput on FITTED S 20 ms K 6 STUCK (0.62 on seed 3) —
- * and their floors sit under the bad mode. {@code -Dspillway.plant.seed=N} runs another seed to look at it (the
- * floors are for seed 1).
+ * change moves the trajectories as much as another seed does. Hence the envelope over all fourteen runs. Some cells
+ * that seed 1 passes are bistable on other seeds — the STUCK invariant on DEFAULTS S 20 ms K 2 (1.1–12 s on
+ * seeds 2–6) and FITTED S 20 ms K 6 and K 20 (12 s on two seeds each), goodput on FITTED S 20 ms K 6 STUCK (0.62 on
+ * seed 3) — and their floors sit under the bad mode. {@code -Dspillway.plant.seed=N} runs another seed to look at it
+ * (the floors are for seed 1).
  */
 class PlantMatrixTest {
 

@@ -10,13 +10,14 @@ import org.HdrHistogram.Histogram;
 
 /**
  * The storage-node-demo's shootout ({@code docs/shootout.md}) in virtual time: one {@link TwinPlant} (K = 4 workers,
- * read 4 / write 8 / scan 16 ms, so C ≈ 952 calls/s at 95 % reads: the demo's node at a fifth of its service times; t0
- * and t1 run first in it, as in the demo, unless the strategy is {@code none}), six tiers of callers at the demo's mix,
- * and one {@link TwinAdmission}. The phases of the demo at a tenth of its durations: 3 s at 0.8 × C with polite callers
- * (full-jitter backoff honouring retry-after); 4 s at 5 × C with naive callers (retry at once), the middle 2 s at 30 %
- * scans; 3 s at 0.8 × C again. A caller gives an attempt 200 ms (the demo's 1 s over its 5 × longer service times),
- * makes at most 3 attempts, and the node drops a request whose 200 ms deadline passed before a worker picked it up. A
- * call is counted once, by the completion of its last attempt; latency runs from its arrival (no coordinated omission).
+ * read 4 / write 8 / scan 16 ms, so C ≈ 952 calls/s at 95 % reads: the demo's node at a fifth of its service times;
+ * t0 and t1 run first in it, as in the demo, unless the strategy is {@code none}), six tiers of callers at the demo's
+ * mix, and one {@link TwinAdmission}. The phases of the demo at a tenth of its durations: 3 s at 0.8 × C with polite
+ * callers (full-jitter backoff honouring retry-after); 4 s at 5 × C with naive callers (retry at once), the middle 2 s
+ * at 30 % scans; 3 s at 0.8 × C again. A caller gives an attempt 200 ms (the demo's 1 s over its 5 × longer service
+ * times), makes at most 3 attempts, and the node drops a request whose 200 ms deadline passed before a worker picked it
+ * up. A call is counted once, by the completion of its last attempt; latency runs from its arrival (no coordinated
+ * omission).
  */
 final class ShootoutTwin {
   static final long MS = 1_000_000L;

@@ -44,8 +44,8 @@ class SlowerNodeScenarioTest {
    * no-load p90 is above it) and no baseline, since a configured target needs none. A missed target on a node that
    * keeps up with its arrivals makes a probe due ({@code ControlLoop.KEEPING_UP}): without it the tuner read the
    * slowdown as a queue, cut the limit from 66 to 11 within two seconds, and the scope shed 60–80 % of a load the
-   * node had room for (goodput of the slow phase 0.14–0.33 on seeds 1–6). On K 200 the slower node needs more permits
-   * than its limit had, completes less than arrives, and is probed because the arrivals are within the highest
+   * node had room for (goodput of the slow phase 0.14–0.33 on seeds 1–6). On K 200 the slower node needs more
+   * permits than its limit had, completes less than arrives, and is probed because the arrivals are within the highest
    * completion rate of the last 10 s ({@code ServedConcurrency#maxCompletionsPerSecond}): seeds 1–20 read 0.95–1.00
    * (0.10–0.34 before; with a peak that decayed linearly over those 10 s instead of holding, seed 12 read 0.12, its
    * gate closed within a second of the slowdown). Its probes cost T0 + T1 a little: 0.989–1, whole before.
@@ -76,8 +76,8 @@ class SlowerNodeScenarioTest {
    * limit, the pin stayed under the need whenever the tuner had cut the limit before the probe, and the load queued in
    * the engine for the 2–4 s a 600 ms service time takes to sample. Seeds 1–20, mean (lowest) goodput of the slow
    * phase, half the tuned limit → the tuned limit: DEFAULTS K 60 0.893 (0.790) → 0.983 (0.851); FITTED K 60 0.901
-   * (0.790) → 0.969 (0.819); FITTED K 200 0.929 (0.844) → 0.976 (0.885). Asserted: the 0.95 threshold on the mean, a
-   * regression floor on the lowest seed.
+   * (0.790) → 0.969 (0.819); FITTED K 200 0.929 (0.844) → 0.976 (0.885). Asserted: the 0.95 threshold on the mean,
+   * a regression floor on the lowest seed.
    */
   @ParameterizedTest(name = "{0}, S 200 ms, C {1}/s")
   @CsvSource({"DEFAULTS, 300, 0.8", "FITTED, 300, 0.78", "FITTED, 1000, 0.85"})
@@ -88,11 +88,11 @@ class SlowerNodeScenarioTest {
   /**
    * The slower node needs 3 times the permits for the same load (Little's law), more than the limit tuned before the
    * slowdown: the probe's pin follows the load past the tuned limit, up to {@code limit.max}, while the node shows no
-   * queue of its own ({@code ProbePin.QUEUED_MEAN}). Seeds 1–20, mean (lowest) goodput of the slow phase, the pin up to
-   * the tuned limit → past it: DEFAULTS K 200 0.904 (0.779) → 0.959 (0.861); DEFAULTS K 600 0.862 (0.727) → 0.905
-   * (0.807); FITTED K 600 0.937 (0.770) → 0.986 (0.875). T0 + T1 at 0.995 and 1.000 at the lowest either way.
-   * Asserted: the 0.95 threshold on the mean where it is met, a regression floor between the two on DEFAULTS K 600;
-   * with the pin capped at the tuned limit all three fail.
+   * queue of its own ({@code ProbePin.QUEUED_MEAN}). Seeds 1–20, mean (lowest) goodput of the slow phase, the pin up
+   * to the tuned limit → past it: DEFAULTS K 200 0.904 (0.779) → 0.959 (0.861); DEFAULTS K 600 0.862
+   * (0.727) → 0.905 (0.807); FITTED K 600 0.937 (0.770) → 0.986 (0.875). T0 + T1 at 0.995 and 1.000 at the lowest
+   * either way. Asserted: the 0.95 threshold on the mean where it is met, a regression floor between the two on
+   * DEFAULTS K 600; with the pin capped at the tuned limit all three fail.
    */
   @ParameterizedTest(name = "{0}, S 200 ms, C {1}/s")
   @CsvSource({"DEFAULTS, 1000, 0.95, 0.83", "DEFAULTS, 3000, 0.89, 0.78", "FITTED, 3000, 0.95, 0.85"})

@@ -8,8 +8,9 @@ import java.time.Duration;
 
 /**
  * The reference setup of the scenario tests: 8 workers; READ 1 ms, WRITE 2 ms, SCAN 5 ms with noise; an op mix of
- * 60 % reads, 30 % writes, 10 % scans, hence a capacity C = 8 / 1.7 ms ≈ 4,706 requests/s. Latency targets are 3× the
- * base service times. Tier mix: T0 2 %, T1 10 %, T2 18 %, T3 20 %, T4 25 %, T5 25 % (T0 + T1 = 12 %: 0.72 × C at 6 × C).
+ * 60 % reads, 30 % writes, 10 % scans, hence a capacity C = 8 / 1.7 ms ≈ 4,706 requests/s. Latency targets are 3×
+ * the base service times. Tier mix: T0 2 %, T1 10 %, T2 18 %, T3 20 %, T4 25 %, T5 25 % (T0 + T1 = 12 %: 0.72 × C at
+ * 6 × C).
  */
 public final class StandardNode {
 

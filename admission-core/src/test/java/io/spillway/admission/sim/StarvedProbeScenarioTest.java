@@ -98,7 +98,8 @@ class StarvedProbeScenarioTest {
     sim.onTick(s -> {
       long now = s.clock().read();
       List<Integer> limits = s.limits();
-      if (pinnedAt[0] < 0 && !limits.isEmpty() && limits.get(limits.size() - 1) < ServedConcurrencyScenarioTest.INITIAL_LIMIT) {
+      if (pinnedAt[0] < 0 && !limits.isEmpty()
+          && limits.get(limits.size() - 1) < ServedConcurrencyScenarioTest.INITIAL_LIMIT) {
         pinnedAt[0] = now; // the first probe has pinned the limit
       }
       boolean starved = pinnedAt[0] >= 0 && now >= pinnedAt[0] + STARVED_AFTER_PIN

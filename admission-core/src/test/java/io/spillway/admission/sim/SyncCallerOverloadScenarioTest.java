@@ -32,11 +32,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  *
  * <p>What keeps T0 + T1: the limiter's reserve, sized each tick to the critical tiers' demand by square-root staffing
  * ({@link io.spillway.admission.control.CriticalReserve}). With a fixed eighth of the limit, T0 + T1 success was
- * 0.97–0.98 (all sync, 3×), 0.88–0.89 (6×), 0.84–0.88 (critical sync, 3×) and 0.75–0.79 (6×) over seeds 1–20: every
- * permit the batch tiers released was taken again by their queued requests or their next callers. With the sized
- * reserve: 0.999–1.000 at 3× and 0.996–0.998 at 6×. After the first 2 s, T0 + T1 meet INFLIGHT_LIMIT 0–0.15 % of
- * the time; the rest of the 6× miss is the first tick, before the loop has measured the critical demand. The sweep
- * reports every seed against the 99.9 % target; the test asserts a {@link #criticalFloor regression floor}.
+ * 0.97–0.98 (all sync, 3×), 0.88–0.89 (6×), 0.84–0.88 (critical sync, 3×) and 0.75–0.79 (6×) over
+ * seeds 1–20: every permit the batch tiers released was taken again by their queued requests or their next callers.
+ * With the sized reserve: 0.999–1.000 at 3× and 0.996–0.998 at 6×. After the first 2 s, T0 + T1 meet
+ * INFLIGHT_LIMIT 0–0.15 % of the time; the rest of the 6× miss is the first tick, before the loop has measured the
+ * critical demand. The sweep reports every seed against the 99.9 % target; the test asserts a
+ * {@link #criticalFloor regression floor}.
  *
  * <p>Ablation twin: the rejector off (kp = ki = 0), every caller synchronous. The reserve still keeps T0 + T1, but
  * the batch tiers meet the limit alike (T2 and T5 both about 24 % at 3×, 4 % at 6×): the twin must miss the tier
@@ -60,8 +61,8 @@ class SyncCallerOverloadScenarioTest {
 
   /**
    * The regression floor for T0 + T1 success over the whole run — not the target. Measured over seeds 1–20 with the
-   * sized reserve: 0.999–1.000 at 3×, 0.996–0.998 at 6× (both shapes); each floor is the lowest seed minus half the
-   * range, rounded down to 0.001 (the rule is in {@link Sweep.Case#regressionFloor}).
+   * sized reserve: 0.999–1.000 at 3×, 0.996–0.998 at 6× (both shapes); each floor is the lowest seed minus half
+   * the range, rounded down to 0.001 (the rule is in {@link Sweep.Case#regressionFloor}).
    */
   static double criticalFloor(double multiple) {
     return multiple < 4 ? 0.998 : 0.995;

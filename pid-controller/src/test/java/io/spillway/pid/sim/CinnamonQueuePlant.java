@@ -5,8 +5,8 @@ import java.time.Duration;
 /**
  * A queue in front of a server with an inflight limit, measured the way Uber Cinnamon measures it (2023): per tick,
  * inflow {@code in}, outflow {@code out} and free slots {@code free = limit − inflight}; error
- * {@code (in − out − free)/out}. Arrivals λ·(1 − r) per second join the backlog; the server completes at most μ per
- * second; inflight is the backlog up to the limit. Fluid model: counts are expected values, not samples.
+ * {@code (in − out − free)/out}. Arrivals λ·(1 − r) per second join the backlog; the server completes at most
+ * μ per second; inflight is the backlog up to the limit. Fluid model: counts are expected values, not samples.
  */
 public final class CinnamonQueuePlant implements OverloadPlant {
   private final double tickSeconds;

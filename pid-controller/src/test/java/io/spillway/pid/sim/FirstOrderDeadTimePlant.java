@@ -4,8 +4,8 @@ import java.time.Duration;
 
 /**
  * First order plus dead time, {@code G(s) = K·e^(−Ls)/(1 + Ts)}, the standard process model for PID tuning
- * (Åström &amp; Hägglund, Advanced PID Control, ch. 2). Driven once per tick with a zero-order-hold input; the first-order
- * lag is discretised exactly, the dead time is a whole number of ticks.
+ * (Åström &amp; Hägglund, Advanced PID Control, ch. 2). Driven once per tick with a zero-order-hold input; the
+ * first-order lag is discretised exactly, the dead time is a whole number of ticks.
  */
 public final class FirstOrderDeadTimePlant {
   private final double gain;

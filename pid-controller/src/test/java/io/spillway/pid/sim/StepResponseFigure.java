@@ -17,7 +17,8 @@ import java.util.Locale;
  *
  * <p>Regenerate from the repository root:
  * <pre>
- * mvn -B -q -pl pid-controller test-compile &amp;&amp; java -cp pid-controller/target/classes:pid-controller/target/test-classes \
+ * mvn -B -q -pl pid-controller test-compile &amp;&amp; \
+ *   java -cp pid-controller/target/classes:pid-controller/target/test-classes \
  *     io.spillway.pid.sim.StepResponseFigure docs/images/pid-step-response.svg
  * </pre>
  * {@code StepResponseFigureTest} fails when the committed file differs from what this class draws.
@@ -102,7 +103,8 @@ public final class StepResponseFigure {
   private static void panel(StringBuilder s, int panel, String title) {
     int y0 = panel * PANEL_HEIGHT;
     int plotBottom = y0 + PANEL_HEIGHT - BOTTOM;
-    s.append(f("<text x=\"%d\" y=\"%d\" font-size=\"14\" font-weight=\"bold\">%s</text>\n", LEFT, y0 + 24, escape(title)));
+    s.append(f("<text x=\"%d\" y=\"%d\" font-size=\"14\" font-weight=\"bold\">%s</text>\n", LEFT, y0 + 24,
+        escape(title)));
     for (int i = 0; i <= 4; i++) {
       double ratio = i / 4.0;
       double y = yOf(panel, ratio);

@@ -51,7 +51,8 @@ public final class RetryingLoad {
     final CallSchedule schedule = new CallSchedule(rate, List.of(new LoadPhase("load", shape.duration(), 1.0,
         new OpMix(reads, 1 - reads, 0), policy)));
     this.run = new CallerRun(plans.stream().map(p -> new CallerPlan(p.target(), p.tier(), p.name(),
-        p.ratePerSecond() / rate, p.keys())).toList(), schedule, shape.keys(), shape.valueBytes(), shape.maxOutstanding());
+        p.ratePerSecond() / rate, p.keys())).toList(), schedule, shape.keys(), shape.valueBytes(),
+        shape.maxOutstanding());
     this.out = out;
     this.csv = csv;
   }

@@ -24,12 +24,12 @@ import io.netty.util.ReferenceCountUtil;
  * <p>Sits between the decoder and the aggregators (see {@link RespCodec}). The decoder parses any RESP2 message as
  * it arrives, in pieces: an array header, then per element a bulk string header and its content in chunks. A
  * request is narrower, as in Redis (https://redis.io/docs/latest/develop/reference/protocol-spec/, "Sending
- * commands to a Redis server"): an array of bulk strings, or an inline line. This handler checks each piece on arrival: the array length on its
- * header, each bulk string's length on its header (so a body over the limit is never buffered), the sum of a
- * command's bulk lengths, the length and word count of an inline line. A simple string, error or integer between
- * requests is read as the inline line it is ({@code +PING} is the command {@code +PING}, as Redis reads it); empty
- * arrays and blank lines are skipped. On the first violation, malformed input (the decoder's exceptions, worded by
- * {@link DecoderErrors}) or a {@link RespProtocolError} from upstream (the frame deadline), it sends one error down
+ * commands to a Redis server"): an array of bulk strings, or an inline line. This handler checks each piece on arrival:
+ * the array length on its header, each bulk string's length on its header (so a body over the limit is never buffered),
+ * the sum of a command's bulk lengths, the length and word count of an inline line. A simple string, error or integer
+ * between requests is read as the inline line it is ({@code +PING} is the command {@code +PING}, as Redis reads it);
+ * empty arrays and blank lines are skipped. On the first violation, malformed input (the decoder's exceptions, worded
+ * by {@link DecoderErrors}) or a {@link RespProtocolError} from upstream (the frame deadline), it sends one error down
  * the pipeline and releases everything after it.
  *
  * <p>Not sharable: one instance per connection.

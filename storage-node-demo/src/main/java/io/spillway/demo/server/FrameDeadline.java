@@ -14,9 +14,9 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Sits in front of the connection's RESP codec. After each read it asks the codec ({@link RespRequestBounds})
  * whether a request has begun and not completed, and notes when it began; a completed request ends that request's
- * deadline and the next partial one starts its own, so a client pipelining steadily is never cut off, and a connection idle between
- * complete requests is left to the idle timeout. Trickling bytes does not move the start: only a complete request
- * does. One timer per connection checks the noted start. When a request is still incomplete past the timeout, a
+ * deadline and the next partial one starts its own, so a client pipelining steadily is never cut off, and a connection
+ * idle between complete requests is left to the idle timeout. Trickling bytes does not move the start: only a complete
+ * request does. One timer per connection checks the noted start. When a request is still incomplete past the timeout, a
  * {@link RespProtocolError} goes down the pipeline, which the dispatcher answers with {@code -ERR} and a close
  * after the replies already owed. If the connection is not being read at that moment (the server holds it back
  * for pipelining or output backpressure), the request cannot complete through the client's fault and the

@@ -40,7 +40,8 @@ final class ShootoutReport {
         scenario.costShiftToSeconds(), scenario.stepDownSeconds()};
     ShootoutCharts.write(dir.resolve(CHARTS[0]).toFile(), "Goodput (successful calls/s, retries counted once)",
         "calls/s", results, StrategyResult::goodputSeries, markers, scenario.capacity(), "C", false);
-    ShootoutCharts.write(dir.resolve(CHARTS[1]).toFile(), "t1 p99 latency from the intended send (ms, log scale; gap: no t1 success)",
+    ShootoutCharts.write(dir.resolve(CHARTS[1]).toFile(),
+        "t1 p99 latency from the intended send (ms, log scale; gap: no t1 success)",
         "ms", results, r -> r.t1P99Series().stream().map(v -> v > 0 ? v : null).toList(), markers, Double.NaN,
         null, true);
     ShootoutCharts.write(dir.resolve(CHARTS[2]).toFile(), "Heap used (MiB, whole JVM, most per second)", "MiB",
@@ -96,7 +97,8 @@ final class ShootoutReport {
         scenario.stepDownSeconds() - scenario.stepUpSeconds(),
         scenario.callers() == RetryPolicy.Mode.HELPER ? "client-helper" : "naive",
         scenario.costShiftToSeconds() - scenario.costShiftFromSeconds()));
-    b.append("| strategy | goodput in overload (/s, × C) | offered in overload (/s, × C) | t0 ok | t1 ok | t2 ok | t3 ok | t4 ok | t5 ok "
+    b.append("| strategy | goodput in overload (/s, × C) | offered in overload (/s, × C) "
+        + "| t0 ok | t1 ok | t2 ok | t3 ok | t4 ok | t5 ok "
         + "| t1 p50 / p99 in overload (ms) | t1 p99 before (ms) | peak heap (MiB) | peak pending | peak threads "
         + "| to 0.95 × C, 3 s mean (s) | t1 recovery (s) |\n");
     b.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");

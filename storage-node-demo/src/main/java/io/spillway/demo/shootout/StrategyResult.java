@@ -42,8 +42,8 @@ public record StrategyResult(String strategy, double goodputOverload, double off
     Map<Tier, Double> successOverload, Map<Tier, Double> successCostShift,
     Map<Tier, Double> successRun, double t1P50OverloadMs, double t1P99OverloadMs, double t1P99BeforeMs,
     double peakHeapMb, long peakPending, int peakThreads, int secondsToGoodput, int secondsToRecover,
-    Map<Tier, Map<String, Long>> failedByTier, List<Double> goodputSeries, List<Double> t1P99Series, List<Double> heapSeries,
-    List<Long> pendingSeries) {
+    Map<Tier, Map<String, Long>> failedByTier, List<Double> goodputSeries, List<Double> t1P99Series,
+    List<Double> heapSeries, List<Long> pendingSeries) {
 
   private static final double MB = 1024.0 * 1024.0;
   /** Quiet seconds skipped before the baseline p99 (connections warming up). */

@@ -14,11 +14,11 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * {@link StrategyKind#CONCURRENCY_LIMITS}: Netflix concurrency-limits 0.5.3 as its users deploy it server-side, the
- * library's partitioned limiter (what its gRPC and servlet server builders build) with a {@code Gradient2Limit} (library defaults) partitioned by tier: t0–t1 50 %, t2–t3
- * 30 %, t4–t5 20 % of the limit (the library's percentage partitions, a soft guarantee: a partition may borrow
- * while the total is under the limit). A request finding the limit reached is rejected ({@code LIMIT_EXCEEDED});
- * success, error and drop are reported to the limiter as {@code onSuccess}, {@code onIgnore} and
- * {@code onDropped}.
+ * library's partitioned limiter (what its gRPC and servlet server builders build) with a {@code Gradient2Limit}
+ * (library defaults) partitioned by tier: t0–t1 50 %, t2–t3 30 %, t4–t5 20 % of the limit (the library's
+ * percentage partitions, a soft guarantee: a partition may borrow while the total is under the limit). A request
+ * finding the limit reached is rejected ({@code LIMIT_EXCEEDED}); success, error and drop are reported to the limiter
+ * as {@code onSuccess}, {@code onIgnore} and {@code onDropped}.
  */
 public final class ConcurrencyLimitsStrategy implements AdmissionStrategy {
   private final Limiter<Tier> limiter;

@@ -41,7 +41,8 @@ public record StrategySettings(StrategyKind kind, double ratePerSecond, int conc
     if (!(rate > 0)) {
       final double opNanos = READ_HEAVY_READS * cost.read().toNanos() + (1 - READ_HEAVY_READS) * cost.write().toNanos();
       if (opNanos <= 0 && kind == StrategyKind.TOKEN_BUCKET) {
-        throw new IllegalArgumentException("admission-rate is needed for token-bucket on a node without a storage cost");
+        throw new IllegalArgumentException(
+            "admission-rate is needed for token-bucket on a node without a storage cost");
       }
       rate = opNanos <= 0 ? 1000 : storageThreads * 1e9 / opNanos;
     }

@@ -35,7 +35,9 @@ public final class LedgerVerifier {
   private LedgerVerifier() {
   }
 
-  /** Checks {@code acked} (key to value) against the node at {@code target}, retrying errors until {@code timeoutMs}. */
+  /**
+   * Checks {@code acked} (key to value) against the node at {@code target}, retrying errors until {@code timeoutMs}.
+   */
   public static Result check(InetSocketAddress target, Map<String, String> acked, long timeoutMs) throws IOException {
     final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
     long lost = 0;

@@ -29,7 +29,8 @@ class DemoEngineConfigTest {
       assertThat(demo.queuesLatencyTarget(op)).as("%s latency target: learned", op).isEqualTo(Duration.ZERO);
     }
     assertThat(demo.limitMin()).isEqualTo(base.limitMin());
-    assertThat(demo.clientsClasses()).extracting(c -> c.name()).containsExactly("infrastructure", "critical", "unnamed-connections");
+    assertThat(demo.clientsClasses()).extracting(c -> c.name())
+        .containsExactly("infrastructure", "critical", "unnamed-connections");
     assertThat(demo.pidKp()).isEqualTo(base.pidKp());
     assertThat(demo.queuesTimeout(OpType.READ)).isEqualTo(base.queuesTimeout(OpType.READ));
     assertThat(SpillwayConfig.loader().toYaml(EngineConfigSource.load(null).initial()))

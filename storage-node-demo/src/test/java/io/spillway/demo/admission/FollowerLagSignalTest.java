@@ -92,7 +92,8 @@ class FollowerLagSignalTest {
   void aLagOfFewerEntriesThanASecondOfWritesIsUnderTheTargetInTime() {
     LagTargets timed = new LagTargets(200, Duration.ofSeconds(1), Duration.ofSeconds(2));
     PartitionLag fast = new PartitionLag(0, "n1", 1, 10_000, List.of(new FollowerLag("n2", 9_700, 300, 50)), 0, 870);
-    assertThat(FollowerLagSignal.pressure(fast, timed)).isCloseTo(300.0 / 870, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(FollowerLagSignal.pressure(fast, timed))
+        .isCloseTo(300.0 / 870, org.assertj.core.data.Offset.offset(1e-9));
     assertThat(FollowerLagSignal.pressure(fast, TARGETS)).isGreaterThan(1.0);
     PartitionLag slow = new PartitionLag(0, "n1", 1, 10_000, List.of(new FollowerLag("n2", 9_700, 300, 50)), 0, 40);
     assertThat(FollowerLagSignal.pressure(slow, timed)).as("at 40 commits/s the entry target governs")
@@ -122,6 +123,7 @@ class FollowerLagSignalTest {
     assertThat(nextTerm.commitsPerSecond()).as("a new term starts without a rate").isZero();
     PartitionLag once = new PartitionLag(0, "n1", 1, commit + 870, List.of(), t + 100_000_000L)
         .withRateSince(new PartitionLag(0, "n1", 1, commit, List.of(), t));
-    assertThat(once.commitsPerSecond()).as("a tenth of the way to 8,700/s").isCloseTo(870, org.assertj.core.data.Offset.offset(1e-6));
+    assertThat(once.commitsPerSecond()).as("a tenth of the way to 8,700/s")
+        .isCloseTo(870, org.assertj.core.data.Offset.offset(1e-6));
   }
 }

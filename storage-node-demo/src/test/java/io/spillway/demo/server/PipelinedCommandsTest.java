@@ -35,8 +35,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A connection's pipelined commands keep their program order where it is observable (a write waits for every earlier
  * command, a read for every earlier write, reads run together), a command's deadline runs from its arrival, and a
- * closed connection's commands cost no storage. Driven on an embedded channel through the real handler and pipeline, with
- * a strategy that holds every request until the test answers it.
+ * closed connection's commands cost no storage. Driven on an embedded channel through the real handler and pipeline,
+ * with a strategy that holds every request until the test answers it.
  */
 class PipelinedCommandsTest {
 

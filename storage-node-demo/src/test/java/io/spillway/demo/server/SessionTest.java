@@ -36,7 +36,8 @@ class SessionTest {
 
     assertThat(commands.execute(RespCommand.of("CLIENT", "SETNAME", "billing"), session)).isEqualTo(RespReply.OK);
     assertThat(session.clientId()).isEqualTo("billing");
-    assertThat(commands.execute(RespCommand.of("CLIENT", "GETNAME"), session)).satisfies(r -> assertThat(text(r)).isEqualTo("billing"));
+    assertThat(commands.execute(RespCommand.of("CLIENT", "GETNAME"), session))
+        .satisfies(r -> assertThat(text(r)).isEqualTo("billing"));
 
     assertThat(commands.execute(RespCommand.of("CLIENT", "SETNAME", ""), session)).isEqualTo(RespReply.OK);
     assertThat(session.clientId()).isEqualTo("conn-10.1.2.3");
@@ -48,7 +49,8 @@ class SessionTest {
     final Session session = new Session(8, Tier.T3, "conn-10.1.2.3");
     commands.execute(RespCommand.of("HELLO", "2", "SETNAME", "default"), session);
     assertThat(session.clientId()).isEqualTo("default");
-    assertThat(commands.execute(RespCommand.of("CLIENT", "GETNAME"), session)).satisfies(r -> assertThat(text(r)).isEqualTo("default"));
+    assertThat(commands.execute(RespCommand.of("CLIENT", "GETNAME"), session))
+        .satisfies(r -> assertThat(text(r)).isEqualTo("default"));
   }
 
   @Test
