@@ -15,9 +15,9 @@ import org.HdrHistogram.Histogram;
  * mix, and one {@link TwinAdmission}. The phases of the demo at a tenth of its durations: 3 s at 0.8 × C with polite
  * callers (full-jitter backoff honouring retry-after); 4 s at 5 × C with naive callers (retry at once), the middle 2 s
  * at 30 % scans; 3 s at 0.8 × C again. A caller gives an attempt 200 ms (the demo's 1 s over its 5 × longer service
- * times), makes at most 3 attempts, and the node drops a request whose 200 ms deadline passed before a worker picked it
- * up. A call is counted once, by the completion of its last attempt; latency runs from its arrival (no coordinated
- * omission).
+ * times), makes at most 3 attempts, and the node does not start a request with less of its 200 ms left than its op
+ * type's smoothed service time ({@link TwinPlant}). A call is counted once, by the completion of its last attempt;
+ * latency runs from its arrival (no coordinated omission).
  */
 final class ShootoutTwin {
   static final long MS = 1_000_000L;

@@ -48,38 +48,45 @@ class ShootoutTwinTest {
 
   /**
    * The ordering that holds on seeds 1–3 at this commit (figures in docs/shootout.md), with the plant running t0 and
-   * t1 first as the demo's node does: Spillway's goodput in the 5 × C window is 1.23–1.27 × the token bucket's and
-   * 0.98–1.03 × Gradient2's; its t1 success 92.7–95.3 % against 16–18 % (token bucket) and 91.5–93.1 %
-   * (Gradient2), ahead of Gradient2 on every seed; in the cost shift t2–t5 get at most 0.8 % while t1 gets
-   * 85.4–90.5 % (Gradient2: 82.9–89.1 %); its peak pending work under half of either's. Each floor sits inside
-   * every seed's lead.
+   * t1 first and refusing to start a request that cannot finish before its deadline, as the demo's node does:
+   * Spillway's t1 success 94.4–96.8 % against 20 % (token bucket) and 91.2–92.2 % (Gradient2), ahead of Gradient2 on
+   * every seed; in the cost shift t2–t5 get at most 0.9 % while t1 gets 88.4–93.9 % (Gradient2: 82.5–84.7 %); its
+   * goodput in the 5 × C window 0.92–0.95 × the token bucket's and 0.98–1.01 × Gradient2's; its peak pending work
+   * (58–64) about a third of the token bucket's (180–190) and about half of Gradient2's (118–138). Each floor sits
+   * inside every seed's figure.
+   *
+   * <p>The token bucket's goodput is a floor, not a lead: since the plant refuses to start work that cannot finish in
+   * time (the node's rule, for every strategy), the bucket, which lets the cost shift's scans into the plant's queue,
+   * no longer serves them for callers already gone: 761–774 calls/s against 550–584 before (seeds 1–40: 765.5
+   * against 562.7), where Spillway reads 703–722 (725.2 against 722.5) and Gradient2 713–720 (727.0 against 719.1).
+   * The bucket serves more calls by serving every tier alike, t1 at 20 %. Before that rule the floors were 1.15 × the
+   * bucket's goodput and half of Gradient2's peak pending work (seed 2 now reads 62 against Gradient2's 118).
    *
    * <p>Before the dispatcher served the critical tiers first across op types, the scans' round-robin turn
    * dispatched t2–t5 scans admitted below the cut while t1 reads waited: in the shift t2 9.3–9.8 % and t3
    * 4.2–5.2 % served, t1 72.4–77.7 %, t1 over the overload 86.0–88.6 % (the shift's assertions fail on every
-   * seed). Before it served every tier in order across op types (below the critical tiers a t5 write took the writes'
-   * turn ahead of t2 reads), goodput read 705, 707 and 700 calls/s and t1 95.8, 93.9 and 93.5 %; over seeds 1–40,
-   * 712.5 calls/s and t1 95.95 % against 722.5 calls/s and 95.68 % now.
+   * seed).
    *
-   * <p>Not met: Spillway ahead of Gradient2 on goodput on every seed (seed 1: 700 against 716 calls/s; over seeds
-   * 1–40, 722.5 against 719.1); the goodput assertion is a regression floor, not the target.
+   * <p>Not met: Spillway ahead of Gradient2 on goodput on every seed (seed 1: 703 against 716 calls/s).
    */
   @ParameterizedTest(name = "seed {0}")
   @ValueSource(longs = {1, 2, 3})
-  void spillwayLeadsTheTokenBucketOnGoodputAndT1AndShedsBelowT1InTheCostShift(long seed) {
+  void spillwayLeadsOnT1AndShedsBelowT1InTheCostShift(long seed) {
     final ShootoutTwin.Result spillway = spillwayRun(seed);
     final ShootoutTwin.Result bucket = tokenBucketRun(seed);
     final ShootoutTwin.Result gradient2 = concurrencyLimitsRun(seed);
     System.out.println(spillway + "\n" + bucket + "\n" + gradient2);
-    assertThat(spillway.goodput()).isGreaterThan(1.15 * bucket.goodput()).isGreaterThan(0.95 * gradient2.goodput());
-    assertThat(spillway.t1Success()).isGreaterThan(0.9).isGreaterThan(1.5 * bucket.t1Success())
+    assertThat(spillway.goodput()).isGreaterThan(0.9 * bucket.goodput()).isGreaterThan(0.95 * gradient2.goodput());
+    assertThat(spillway.t1Success()).isGreaterThan(0.9).isGreaterThan(4 * bucket.t1Success())
         .isGreaterThan(gradient2.t1Success());
-    assertThat(spillway.peakPending()).isLessThan(bucket.peakPending() / 2).isLessThan(gradient2.peakPending() / 2);
+    assertThat(spillway.peakPending()).isLessThan(bucket.peakPending() / 2)
+        .isLessThan(gradient2.peakPending() * 6 / 10);
     for (int tier = 2; tier < ShootoutTwin.TIER_SHARE.length; tier++) {
       assertThat(spillway.shiftSuccess()[tier]).as("t%d served in the cost shift while t1 is short", tier)
           .isLessThan(0.01);
     }
-    assertThat(spillway.shiftSuccess()[1]).as("t1 in the cost shift").isGreaterThan(0.85);
+    assertThat(spillway.shiftSuccess()[1]).as("t1 in the cost shift").isGreaterThan(0.85)
+        .isGreaterThan(gradient2.shiftSuccess()[1]);
   }
 
   /** All six at seed 1, for docs/shootout.md (run with -Dtest=ShootoutTwinTest). */
