@@ -22,13 +22,28 @@ public final class CallStats {
   final LongAdder failed = new LongAdder();
   final LongAdder attempts = new LongAdder();
   final LongAdder lateOk = new LongAdder();
+  final LongAdder okOnRetry = new LongAdder();
   private final Map<String, LongAdder> failedBy = new ConcurrentHashMap<>();
   private final Recorder latency = new Recorder(MAX_LATENCY_NANOS, 2);
+  private final Recorder firstAttemptLatency = new Recorder(MAX_LATENCY_NANOS, 2);
   private Histogram interval;
+  private Histogram firstAttemptInterval;
 
-  void succeeded(long latencyNanos) {
+  /**
+   * A call that succeeded.
+   *
+   * @param latencyNanos from the first attempt's intended send to the reply
+   * @param attempt the number of the attempt that succeeded, 1 for the first
+   */
+  void succeeded(long latencyNanos, int attempt) {
     ok.increment();
-    latency.recordValue(Math.min(Math.max(0, latencyNanos), MAX_LATENCY_NANOS));
+    final long clamped = Math.min(Math.max(0, latencyNanos), MAX_LATENCY_NANOS);
+    latency.recordValue(clamped);
+    if (attempt > 1) {
+      okOnRetry.increment();
+    } else {
+      firstAttemptLatency.recordValue(clamped);
+    }
   }
 
   /** A success reply to an attempt its caller had already given up on (timed out): work served for nobody. */
@@ -53,9 +68,11 @@ public final class CallStats {
    */
   public CallSample sample() {
     interval = latency.getIntervalHistogram(interval);
+    firstAttemptInterval = firstAttemptLatency.getIntervalHistogram(firstAttemptInterval);
     final Map<String, Long> by = new TreeMap<>();
     failedBy.forEach((r, n) -> by.put(r, n.sum()));
-    return new CallSample(calls.sum(), ok.sum(), failed.sum(), attempts.sum(), lateOk.sum(), by, interval.copy());
+    return new CallSample(calls.sum(), ok.sum(), failed.sum(), attempts.sum(), lateOk.sum(), by, interval.copy(),
+        okOnRetry.sum(), firstAttemptInterval.copy());
   }
 
   /**
@@ -68,8 +85,10 @@ public final class CallStats {
    * @param lateOk success replies so far to attempts their caller had already timed out (served for nobody)
    * @param failedBy failed calls by the last attempt's outcome
    * @param latency latencies of the calls that succeeded since the previous sample, nanoseconds
+   * @param okOnRetry calls so far that succeeded on a retry, not on their first attempt
+   * @param firstAttemptLatency the part of {@code latency} of the calls that succeeded on their first attempt
    */
   public record CallSample(long calls, long ok, long failed, long attempts, long lateOk, Map<String, Long> failedBy,
-      Histogram latency) {
+      Histogram latency, long okOnRetry, Histogram firstAttemptLatency) {
   }
 }

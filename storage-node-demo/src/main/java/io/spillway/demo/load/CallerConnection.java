@@ -266,7 +266,7 @@ final class CallerConnection implements AutoCloseable {
           continue;
         }
         if (!reply.isError()) {
-          stats.succeeded(now - a.call.intendedNanos);
+          stats.succeeded(now - a.call.intendedNanos, a.number);
           if (schedule.phaseAt(now - startNanos).retry().mode() == RetryPolicy.Mode.HELPER) {
             helper.onAccepted();
           }

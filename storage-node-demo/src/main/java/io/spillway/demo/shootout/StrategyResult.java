@@ -24,6 +24,9 @@ import org.HdrHistogram.Histogram;
  * @param t1P50OverloadMs t1 p50 of successful calls during the overload, ms (from the intended send)
  * @param t1P99OverloadMs t1 p99 likewise
  * @param t1P99BeforeMs t1 p99 in the quiet phase before the step up (its first 2 s skipped), ms
+ * @param t1P99FirstAttemptOverloadMs t1 p99 during the overload of the calls that succeeded on their first attempt:
+ *     without the calls a strategy saved on a retry, whose latency holds the attempts that failed before
+ * @param t1OkOnRetryOverload the share of t1's successful calls during the overload that succeeded on a retry
  * @param peakHeapMb most heap used (JVM, callers included), MiB
  * @param peakPending most requests held by the nodes' admission (all nodes)
  * @param peakThreads most live threads (JVM less the callers')
@@ -41,7 +44,8 @@ import org.HdrHistogram.Histogram;
 public record StrategyResult(String strategy, double goodputOverload, double offeredOverload,
     Map<Tier, Double> successOverload, Map<Tier, Double> successCostShift,
     Map<Tier, Double> successRun, double t1P50OverloadMs, double t1P99OverloadMs, double t1P99BeforeMs,
-    double peakHeapMb, long peakPending, int peakThreads, int secondsToGoodput, int secondsToRecover,
+    double t1P99FirstAttemptOverloadMs, double t1OkOnRetryOverload, double peakHeapMb, long peakPending,
+    int peakThreads, int secondsToGoodput, int secondsToRecover,
     Map<Tier, Map<String, Long>> failedByTier, List<Double> goodputSeries, List<Double> t1P99Series,
     List<Double> heapSeries, List<Long> pendingSeries) {
 
@@ -60,6 +64,9 @@ public record StrategyResult(String strategy, double goodputOverload, double off
     final List<Double> heap = new ArrayList<>();
     final List<Long> pending = new ArrayList<>();
     final Histogram t1Overload = new Histogram(2);
+    final Histogram t1FirstAttemptOverload = new Histogram(2);
+    long t1OkOverload = 0;
+    long t1OkOnRetryOverload = 0;
     final Histogram t1Before = new Histogram(2);
     long okOverload = 0;
     long attemptsOverload = 0;
@@ -85,6 +92,10 @@ public record StrategyResult(String strategy, double goodputOverload, double off
         attemptsOverload += s.since(before, CallSample::attempts);
         if (t1 != null) {
           t1Overload.add(t1.latency());
+          t1FirstAttemptOverload.add(t1.firstAttemptLatency());
+          final CallSample t1Then = before == null ? null : before.tiers().get(Tier.T1);
+          t1OkOverload += t1.ok() - (t1Then == null ? 0 : t1Then.ok());
+          t1OkOnRetryOverload += t1.okOnRetry() - (t1Then == null ? 0 : t1Then.okOnRetry());
         }
         if (toGoodput < 0 && s.second() - up >= GOODPUT_WINDOW
             && mean(goodput, goodput.size() - GOODPUT_WINDOW, goodput.size()) >= 0.95 * scenario.capacity()) {
@@ -110,7 +121,9 @@ public record StrategyResult(String strategy, double goodputOverload, double off
     return new StrategyResult(strategy, okOverload / Math.max(1.0, down - up),
         attemptsOverload / Math.max(1.0, down - up), success(atUp, atDown), success(atShift, atShiftEnd),
         success(null, last), t1Overload.getTotalCount() == 0 ? 0 : t1Overload.getValueAtPercentile(50) / 1e6,
-        t1Overload.getTotalCount() == 0 ? 0 : t1Overload.getValueAtPercentile(99) / 1e6, beforeP99, peakHeap,
+        t1Overload.getTotalCount() == 0 ? 0 : t1Overload.getValueAtPercentile(99) / 1e6, beforeP99,
+        t1FirstAttemptOverload.getTotalCount() == 0 ? 0 : t1FirstAttemptOverload.getValueAtPercentile(99) / 1e6,
+        t1OkOverload == 0 ? 0 : (double) t1OkOnRetryOverload / t1OkOverload, peakHeap,
         peakPending, peakThreads, toGoodput, toRecover, failedByTier(last), goodput, t1p99, heap, pending);
   }
 

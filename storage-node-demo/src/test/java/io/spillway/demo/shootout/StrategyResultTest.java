@@ -17,11 +17,27 @@ class StrategyResultTest {
 
   /** A second where t1 has {@code okTotal} successes and {@code failedTotal} failures so far, at {@code latencyMs}. */
   private static Second second(int n, long okTotal, long failedTotal, long latencyMs) {
-    final Histogram h = new Histogram(2);
-    h.recordValueWithCount(latencyMs * MS, 100);
+    return second(n, okTotal, failedTotal, latencyMs, 0L, latencyMs);
+  }
+
+  /**
+   * A second as above where {@code onRetryTotal} of the successes so far came on a retry, this second's at {@code
+   * latencyMs} (10 calls) and its first attempts' at {@code firstAttemptMs} (100 calls).
+   */
+  private static Second second(int n, long okTotal, long failedTotal, long latencyMs, long onRetryTotal,
+      long firstAttemptMs) {
+    final Histogram first = new Histogram(2);
+    first.recordValueWithCount(firstAttemptMs * MS, 100);
+    final Histogram h = first.copy();
+    if (onRetryTotal > 0) {
+      h.recordValueWithCount(latencyMs * MS, 10);
+    } else {
+      h.reset();
+      h.recordValueWithCount(latencyMs * MS, 100);
+    }
     final Map<Tier, CallSample> tiers = new EnumMap<>(Tier.class);
     tiers.put(Tier.T1, new CallSample(okTotal + failedTotal, okTotal, failedTotal, okTotal + failedTotal, 0L,
-        Map.of("SHED_TIER", failedTotal), h));
+        Map.of("SHED_TIER", failedTotal), h, onRetryTotal, first));
     return new Second(n, tiers, 100L * 1024 * 1024 * n, 10L * n, 50 + n);
   }
 
@@ -49,6 +65,20 @@ class StrategyResultTest {
     assertThat(r.failedByTier()).containsOnlyKeys(Tier.T1);
     assertThat(r.failedByTier().get(Tier.T1)).containsExactly(Map.entry("SHED_TIER", 60L));
     assertThat(r.secondsToRecover()).isEqualTo(-1); // no baseline p99 after the 2 s warm-up: never within 1.5 x 0
+  }
+
+  @Test
+  void theT1CallsSavedOnARetryAreCountedAndLeftOutOfTheFirstAttemptP99() {
+    final Scenario scenario = new Scenario(100, 0.1); // step up after 1 s, step down after 3 s
+    final List<Second> s = new ArrayList<>();
+    s.add(second(1, 100, 0, 10, 0L, 10));
+    s.add(second(2, 210, 0, 2_000, 10L, 50));  // overload: 110 ok, 10 of them on a retry at 2 s
+    s.add(second(3, 320, 0, 2_000, 20L, 50));  // 110 ok, 10 on a retry
+    s.add(second(4, 420, 0, 10, 20L, 10));     // quiet again: 100 ok, none on a retry
+    final StrategyResult r = StrategyResult.of("x", scenario, s);
+    assertThat(r.t1OkOnRetryOverload()).isEqualTo(20.0 / 220.0);
+    assertThat(r.t1P99OverloadMs()).as("the retried calls are the slowest 9 %").isBetween(1_990.0, 2_010.0);
+    assertThat(r.t1P99FirstAttemptOverloadMs()).isBetween(49.0, 51.0);
   }
 
   @Test
