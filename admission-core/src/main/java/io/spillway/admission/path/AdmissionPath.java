@@ -231,14 +231,29 @@ public final class AdmissionPath {
   }
 
   /**
-   * Expected wait before a queued request of this op type and tier starts, by Little's law: the requests that will
-   * be dispatched before it, times the op type's service time, over the limit. Only the requests ahead of it count
-   * — those of the same op type in its own or a more important tier — since dispatch is strict-priority by tier
-   * within an op type: a T1 request never waits for the T5 backlog, so that backlog must not reject it as DEADLINE.
+   * Expected wait before a queued request of this op type and tier starts, by Little's law: the service time of the
+   * requests that will be dispatched before it, over the limit. Only the requests ahead of it count, in the
+   * dispatcher's order: strict by tier across op types, then a round robin across op types within the tier. So every
+   * request of a more important tier counts, whatever its op type; in its own tier, those of its op type, and of each
+   * other op type as many as the round robin serves beside them (their weight's share, at most those waiting). A T1
+   * request never waits for the T5 backlog, so that backlog must not reject it as DEADLINE; nor does a T1 read wait
+   * for all the T1 scans queued beside it, only for one scan in four reads (weights 4 : 1).
    */
   private long expectedWaitNanos(Policy p, OpType op, int tier) {
-    int ahead = dispatcher.waitingAhead(op, tier);
-    return ahead == 0 ? 0L : (long) ((double) ahead * p.serviceNanos(op) / limiter.limit());
+    int own = dispatcher.waiting(op, tier);
+    double work = (double) dispatcher.waitingAhead(op, tier) * p.serviceNanos(op);
+    for (int i = 0; i < OpType.count(); i++) {
+      OpType other = OpType.ofOrdinal(i);
+      if (other == op) {
+        continue;
+      }
+      int moreImportant = tier == 0 ? 0 : dispatcher.waitingAhead(other, tier - 1);
+      int weight = dispatcher.dispatchWeight(op);
+      long besideInTier = (((long) own + 1) * dispatcher.dispatchWeight(other) + weight - 1) / weight;
+      int ahead = moreImportant + (int) Math.min(dispatcher.waiting(other, tier), besideInTier);
+      work += (double) ahead * p.serviceNanos(other);
+    }
+    return work == 0 ? 0L : (long) (work / limiter.limit());
   }
 
   /**

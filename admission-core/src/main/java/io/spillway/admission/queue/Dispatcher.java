@@ -79,6 +79,9 @@ public final class Dispatcher {
   private final AtomicInteger status = new AtomicInteger(IDLE);
   private volatile boolean maintenanceRequested;
 
+  /** The round robin's weights per op type, as last configured. */
+  private volatile int[] dispatchWeights;
+
   /** {@link EngineConfig#lastCriticalTier()}; written on reconfiguration, read by the drain owner. */
   private volatile int lastCriticalTier;
 
@@ -93,6 +96,7 @@ public final class Dispatcher {
         queues[op.ordinal()][t] = new MpscCodelQueue<>(forTier(codel, t), ticker, this::onDrop);
       }
     }
+    this.dispatchWeights = config.queuesDispatchWeight.clone();
     this.roundRobin = new DeficitRoundRobin[TIERS];
     this.lanes = new DeficitRoundRobin.Lanes[TIERS];
     for (int t = 0; t < TIERS; t++) {
@@ -272,6 +276,12 @@ public final class Dispatcher {
     for (DeficitRoundRobin r : roundRobin) {
       r.weights(weights);
     }
+    dispatchWeights = weights.clone();
+  }
+
+  /** An op type's weight in each tier's round robin across op types (any thread). */
+  public int dispatchWeight(OpType op) {
+    return dispatchWeights[op.ordinal()];
   }
 
   private void addWaiting(int delta) {
@@ -294,6 +304,11 @@ public final class Dispatcher {
       n += byTier[t].size();
     }
     return n;
+  }
+
+  /** Requests waiting in one op type's queue of one tier (any thread; a snapshot). */
+  public int waiting(OpType op, int tier) {
+    return queues[op.ordinal()][tier].size();
   }
 
   public QueueStats stats(OpType op, Tier tier) {
