@@ -30,7 +30,8 @@ public record StrategySettings(StrategyKind kind, double ratePerSecond, int conc
    * The settings a node of {@code kind} gets when the command line names no value: the token bucket at the node's
    * capacity for the read-heavy mix ({@code threads / (0.95 × read cost + 0.05 × write cost)}, the best a static
    * quota can be tuned), the bulkhead at twice the storage threads (each thread busy plus one request ready behind
-   * it: the best fixed concurrency for that mix, found by {@code docs/shootout.md}'s sweep).
+   * it: the least fixed concurrency that keeps every storage thread busy; no other value was measured, see
+   * {@code docs/shootout.md}, "The bulkhead does not wait").
    *
    * @throws IllegalArgumentException for the token bucket on a node without a storage cost and without
    *     {@code rateOverride}
