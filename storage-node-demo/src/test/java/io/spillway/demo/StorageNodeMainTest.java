@@ -302,14 +302,18 @@ class StorageNodeMainTest {
     assertThat(s.cost).isEqualTo(StorageCost.parse("20,40,80"));
     assertThat(s.partitions).isEqualTo(3);
     assertThat(s.engineTrace).isFalse();
+    assertThat(s.admissionRate).isZero();
+    assertThat(s.admissionConcurrency).isZero();
   }
 
   @Test
   void shootoutOptions() {
     final ShootoutMode s = parse("shootout", "--strategies", "spillway,bulkhead", "--scale", "0.25", "--out", "o",
         "--callers", "helper", "--storage-threads", "4", "--storage-cost-ms", "2,4,8", "--partitions", "2",
-        "--engine-trace");
+        "--engine-trace", "--admission-rate", "120", "--admission-concurrency", "6");
     assertThat(s.engineTrace).isTrue();
+    assertThat(s.admissionRate).isEqualTo(120.0);
+    assertThat(s.admissionConcurrency).isEqualTo(6);
     assertThat(s.strategies).containsExactly(StrategyKind.SPILLWAY, StrategyKind.BULKHEAD);
     assertThat(s.scale).isEqualTo(0.25);
     assertThat(s.reportDir).isEqualTo(Path.of("o"));
@@ -319,7 +323,8 @@ class StorageNodeMainTest {
     assertThat(s.partitions).isEqualTo(2);
     assertThat(StorageNodeMain.given(s.spec)).as("quoted in the report's run.json").containsExactly("--strategies",
         "spillway,bulkhead", "--scale", "0.25", "--out", "o", "--callers", "helper", "--storage-threads", "4",
-        "--storage-cost-ms", "2,4,8", "--partitions", "2", "--engine-trace");
+        "--storage-cost-ms", "2,4,8", "--partitions", "2", "--engine-trace", "--admission-rate", "120",
+        "--admission-concurrency", "6");
   }
 
   // ---- bad values: status 2, the message naming the option and the value on stderr, nothing started
@@ -412,7 +417,11 @@ class StorageNodeMainTest {
         Arguments.of(List.of("shootout", "--callers", "polite"),
             "Invalid value for option '--callers': 'polite' is not a retry mode (naive, backoff, helper, none)"),
         Arguments.of(List.of("shootout", "--partitions", "0"),
-            "Invalid value for option '--partitions': 0 is not in [1, 64]"));
+            "Invalid value for option '--partitions': 0 is not in [1, 64]"),
+        Arguments.of(List.of("shootout", "--admission-concurrency", "-1"),
+            "Invalid value for option '--admission-concurrency': -1 is not in [0, 100000]"),
+        Arguments.of(List.of("shootout", "--admission-rate", "-5"),
+            "Invalid value for option '--admission-rate': -5.0 is not >= 0"));
   }
 
   @ParameterizedTest
