@@ -138,7 +138,7 @@ final class NodeOptions {
   double admissionRate;
 
   @Option(names = "--admission-concurrency", paramLabel = "N", description = "bulkhead: fixed concurrency per node "
-      + "(default: 2 x storage threads; also 0).")
+      + "(default: 3 x storage threads; also 0).")
   int admissionConcurrency;
 
   /** The node config of these options, without the per-node id, peers, data dir and ports. */

@@ -83,7 +83,7 @@ final class ShootoutMode implements Callable<Integer> {
   double admissionRate;
 
   @Option(names = "--admission-concurrency", paramLabel = "N", description = "bulkhead: fixed concurrency per node "
-      + "(default: 2 x storage threads; also 0).")
+      + "(default: 3 x storage threads; also 0).")
   int admissionConcurrency;
 
   @Override

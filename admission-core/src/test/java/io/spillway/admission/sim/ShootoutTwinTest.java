@@ -94,7 +94,7 @@ class ShootoutTwinTest {
   void printsAllSix() {
     System.out.println(spillwayRun(SEED));
     System.out.println(tokenBucketRun(SEED));
-    System.out.println(ShootoutTwin.run("bulkhead", c -> new TwinStrategies.Bulkhead(2 * ShootoutTwin.WORKERS),
+    System.out.println(ShootoutTwin.run("bulkhead", c -> new TwinStrategies.Bulkhead(3 * ShootoutTwin.WORKERS),
         SEED));
     System.out.println(concurrencyLimitsRun(SEED));
     System.out.println(ShootoutTwin.run("codel-only", c -> new TwinStrategies.Engine(codelOnly(), c), SEED));

@@ -25,13 +25,19 @@ public record StrategySettings(StrategyKind kind, double ratePerSecond, int conc
 
   /** Share of reads in the read-heavy mix the static rivals are tuned for. */
   public static final double READ_HEAVY_READS = 0.95;
+  /**
+   * The bulkhead's permits per storage thread: the least that refuses none of the read-heavy mix's bursts at 0.8 × C.
+   * Measured with {@code shootout --strategies bulkhead --admission-concurrency N} on the demo's 2 storage threads
+   * (docs/shootout.md): t1 p99 at 0.8 × C 118, 131, 70–102, 52–53, 52 and 57 ms for 2, 3, 4, 6, 8 and 16 permits per
+   * node, at the same goodput from 3 on; at 4 the bursts are refused and retried.
+   */
+  public static final int BULKHEAD_PER_THREAD = 3;
 
   /**
    * The settings a node of {@code kind} gets when the command line names no value: the token bucket at the node's
    * capacity for the read-heavy mix ({@code threads / (0.95 × read cost + 0.05 × write cost)}, the best a static
-   * quota can be tuned), the bulkhead at twice the storage threads (each thread busy plus one request ready behind
-   * it: the least fixed concurrency that keeps every storage thread busy; no other value was measured, see
-   * {@code docs/shootout.md}, "The bulkhead does not wait").
+   * quota can be tuned), the bulkhead at {@link #BULKHEAD_PER_THREAD} permits per storage thread (the best fixed
+   * concurrency for that mix unloaded).
    *
    * @throws IllegalArgumentException for the token bucket on a node without a storage cost and without
    *     {@code rateOverride}
@@ -47,6 +53,7 @@ public record StrategySettings(StrategyKind kind, double ratePerSecond, int conc
       }
       rate = opNanos <= 0 ? 1000 : storageThreads * 1e9 / opNanos;
     }
-    return new StrategySettings(kind, rate, concurrencyOverride > 0 ? concurrencyOverride : 2 * storageThreads);
+    return new StrategySettings(kind, rate,
+        concurrencyOverride > 0 ? concurrencyOverride : BULKHEAD_PER_THREAD * storageThreads);
   }
 }

@@ -76,7 +76,7 @@ class StrategiesTest {
     final StrategySettings s = StrategySettings.defaults(StrategyKind.TOKEN_BUCKET, 2,
         StorageCost.parse("20,40,80"), 0, 0);
     assertThat(s.ratePerSecond()).isCloseTo(2 / 0.021, org.assertj.core.data.Offset.offset(0.01));
-    assertThat(s.concurrency()).isEqualTo(4);
+    assertThat(s.concurrency()).isEqualTo(6);
     assertThatThrownBy(() -> StrategySettings.defaults(StrategyKind.TOKEN_BUCKET, 2, StorageCost.NONE, 0, 0))
         .hasMessageContaining("admission-rate");
     assertThatThrownBy(() -> new StrategySettings(StrategyKind.BULKHEAD, 10, 0))
