@@ -241,6 +241,7 @@ public final class AdmissionPath {
    */
   private long expectedWaitNanos(Policy p, OpType op, int tier) {
     int own = dispatcher.waiting(op, tier);
+    int weight = dispatcher.dispatchWeight(op);
     double work = (double) dispatcher.waitingAhead(op, tier) * p.serviceNanos(op);
     for (int i = 0; i < OpType.count(); i++) {
       OpType other = OpType.ofOrdinal(i);
@@ -248,7 +249,6 @@ public final class AdmissionPath {
         continue;
       }
       int moreImportant = tier == 0 ? 0 : dispatcher.waitingAhead(other, tier - 1);
-      int weight = dispatcher.dispatchWeight(op);
       long besideInTier = (((long) own + 1) * dispatcher.dispatchWeight(other) + weight - 1) / weight;
       int ahead = moreImportant + (int) Math.min(dispatcher.waiting(other, tier), besideInTier);
       work += (double) ahead * p.serviceNanos(other);
