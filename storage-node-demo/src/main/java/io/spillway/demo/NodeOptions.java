@@ -133,19 +133,13 @@ final class NodeOptions {
           + "concurrency-limits or codel-only (default: ${DEFAULT-VALUE}; docs/shootout.md).")
   StrategyKind admission;
 
-  @Option(names = "--admission-rate", paramLabel = "N", description = "token-bucket: requests/s per node (default: "
-      + "the capacity at 95 %% reads; also 0).")
-  double admissionRate;
-
-  @Option(names = "--admission-concurrency", paramLabel = "N", description = "bulkhead: fixed concurrency per node "
-      + "(default: 3 x storage threads; also 0).")
-  int admissionConcurrency;
+  @Mixin
+  RivalOptions rivals;
 
   /** The node config of these options, without the per-node id, peers, data dir and ports. */
   NodeConfig.Builder template() {
     StorageNodeMain.inRange(spec, "--partitions", partitions, 1, 64);
-    StorageNodeMain.check(spec, admissionRate >= 0, "--admission-rate", admissionRate + " is not >= 0");
-    StorageNodeMain.inRange(spec, "--admission-concurrency", admissionConcurrency, 0, 100_000);
+    rivals.validate();
     return NodeConfig.builder()
         .partitions(partitions)
         .bindHost(bind)
@@ -165,8 +159,7 @@ final class NodeOptions {
 
   /** The admission strategy of {@code --admission} and its fixed values for a node of {@code config}. */
   StrategySettings strategy(NodeConfig config) {
-    return StrategySettings.defaults(admission, config.storageThreads(), config.storageCost(), admissionRate,
-        admissionConcurrency);
+    return rivals.settings(admission, config.storageThreads(), config.storageCost());
   }
 
   /** The admin server of {@code --admin-port}, or null when it is negative. */

@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -78,13 +79,8 @@ final class ShootoutMode implements Callable<Integer> {
       description = "Partitions, 1..64 (default: ${DEFAULT-VALUE}).")
   int partitions;
 
-  @Option(names = "--admission-rate", paramLabel = "N", description = "token-bucket: requests/s per node (default: "
-      + "the capacity at 95 %% reads; also 0).")
-  double admissionRate;
-
-  @Option(names = "--admission-concurrency", paramLabel = "N", description = "bulkhead: fixed concurrency per node "
-      + "(default: 3 x storage threads; also 0).")
-  int admissionConcurrency;
+  @Mixin
+  RivalOptions rivals;
 
   @Override
   public Integer call() throws Exception {
@@ -96,8 +92,7 @@ final class ShootoutMode implements Callable<Integer> {
     StorageNodeMain.check(spec, scale > 0, "--scale", scale + " is not > 0");
     StorageNodeMain.inRange(spec, "--storage-threads", threads, 1, Integer.MAX_VALUE);
     StorageNodeMain.inRange(spec, "--partitions", partitions, 1, 64);
-    StorageNodeMain.check(spec, admissionRate >= 0, "--admission-rate", admissionRate + " is not >= 0");
-    StorageNodeMain.inRange(spec, "--admission-concurrency", admissionConcurrency, 0, 100_000);
+    rivals.validate();
     java.awt.Toolkit.getDefaultToolkit(); // fail early if AWT (for the charts) is missing
     final List<StrategyKind> kinds = strategies;
     final Path outDir = reportDir != null ? reportDir : Path.of("shootout-"
@@ -116,8 +111,7 @@ final class ShootoutMode implements Callable<Integer> {
     final Map<String, Object> load = new LinkedHashMap<>();
     run.put("load_average_1min_before_after", load); // the machine is shared: what else ran beside
     for (StrategyKind kind : kinds) {
-      final StrategySettings settings = StrategySettings.defaults(kind, threads, cost, admissionRate,
-          admissionConcurrency);
+      final StrategySettings settings = rivals.settings(kind, threads, cost);
       final Path root = Files.createTempDirectory("spillway-shootout-");
       try {
         final List<NodeConfig> nodes = DemoCluster.threeNodes(NodeConfig.builder().partitions(partitions)

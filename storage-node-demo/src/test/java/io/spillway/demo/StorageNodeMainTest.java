@@ -208,8 +208,8 @@ class StorageNodeMainTest {
     assertThat(bh.node.strategy(bh.configs().get(0))).extracting(StrategySettings::kind, StrategySettings::concurrency)
         .containsExactly(StrategyKind.BULKHEAD, 7);
     final ClusterCommand none = parse("cluster", "--admission", "none");
-    assertThat(none.node.admissionRate).as("default: the capacity, computed by StrategySettings").isZero();
-    assertThat(none.node.admissionConcurrency).isZero();
+    assertThat(none.node.rivals.rate).as("default: the capacity, computed by StrategySettings").isZero();
+    assertThat(none.node.rivals.concurrency).isZero();
   }
 
   @Test
@@ -302,8 +302,8 @@ class StorageNodeMainTest {
     assertThat(s.cost).isEqualTo(StorageCost.parse("20,40,80"));
     assertThat(s.partitions).isEqualTo(3);
     assertThat(s.engineTrace).isFalse();
-    assertThat(s.admissionRate).isZero();
-    assertThat(s.admissionConcurrency).isZero();
+    assertThat(s.rivals.rate).isZero();
+    assertThat(s.rivals.concurrency).isZero();
   }
 
   @Test
@@ -312,8 +312,8 @@ class StorageNodeMainTest {
         "--callers", "helper", "--storage-threads", "4", "--storage-cost-ms", "2,4,8", "--partitions", "2",
         "--engine-trace", "--admission-rate", "120", "--admission-concurrency", "6");
     assertThat(s.engineTrace).isTrue();
-    assertThat(s.admissionRate).isEqualTo(120.0);
-    assertThat(s.admissionConcurrency).isEqualTo(6);
+    assertThat(s.rivals.rate).isEqualTo(120.0);
+    assertThat(s.rivals.concurrency).isEqualTo(6);
     assertThat(s.strategies).containsExactly(StrategyKind.SPILLWAY, StrategyKind.BULKHEAD);
     assertThat(s.scale).isEqualTo(0.25);
     assertThat(s.reportDir).isEqualTo(Path.of("o"));
