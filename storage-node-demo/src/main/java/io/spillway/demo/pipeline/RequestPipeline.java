@@ -300,7 +300,7 @@ public final class RequestPipeline {
         strategy.release(permit, Outcome.DROPPED, 0L, 0L); // the client already got its timeout
         return;
       }
-      if (storageTime.tooLateToStart(request.op(), request.deadlineNanos() - start)) {
+      if (storageTime.tooLateToStart(request.op(), request.deadlineNanos() - start, start)) {
         // it would end after its caller gave up: the thread serves the next request, the caller hears at once
         strategy.release(permit, Outcome.DROPPED, 0L, 0L);
         reject(Reason.DEADLINE.name(), admission.engine().stats().serviceTimeNanos(request.op()));
@@ -314,7 +314,8 @@ public final class RequestPipeline {
       } catch (RuntimeException e) {
         work = CompletableFuture.failedFuture(e);
       }
-      storageTime.record(request.op(), System.nanoTime() - start);
+      final long localEnd = System.nanoTime();
+      storageTime.record(request.op(), localEnd - start, localEnd);
       // A read still unanswered once its storage work is done waits on another node: the partition's leader (a
       // read proxied there), whose work this node's limit does not govern. Its permit is this node's no longer.
       final boolean proxied = request.op() != OpType.WRITE && !work.isDone() && proxiedWithoutPermit.tryAcquire();
