@@ -42,6 +42,11 @@ public final class DeficitRoundRobin {
     weights = newWeights.clone();
   }
 
+  /** Lane {@code lane}'s weight: its requests served per round while it has work (any thread). */
+  int weight(int lane) {
+    return weights[lane];
+  }
+
   /** The next request in DRR order, or null when every lane is empty. Allocation-free. */
   <E> E next(Lanes<E> source) {
     int[] w = weights;

@@ -79,9 +79,6 @@ public final class Dispatcher {
   private final AtomicInteger status = new AtomicInteger(IDLE);
   private volatile boolean maintenanceRequested;
 
-  /** The round robin's weights per op type, as last configured. */
-  private volatile int[] dispatchWeights;
-
   /** {@link EngineConfig#lastCriticalTier()}; written on reconfiguration, read by the drain owner. */
   private volatile int lastCriticalTier;
 
@@ -96,7 +93,6 @@ public final class Dispatcher {
         queues[op.ordinal()][t] = new MpscCodelQueue<>(forTier(codel, t), ticker, this::onDrop);
       }
     }
-    this.dispatchWeights = config.queuesDispatchWeight.clone();
     this.roundRobin = new DeficitRoundRobin[TIERS];
     this.lanes = new DeficitRoundRobin.Lanes[TIERS];
     for (int t = 0; t < TIERS; t++) {
@@ -276,12 +272,11 @@ public final class Dispatcher {
     for (DeficitRoundRobin r : roundRobin) {
       r.weights(weights);
     }
-    dispatchWeights = weights.clone();
   }
 
-  /** An op type's weight in each tier's round robin across op types (any thread). */
+  /** An op type's weight in each tier's round robin across op types (any thread; every tier has the same). */
   public int dispatchWeight(OpType op) {
-    return dispatchWeights[op.ordinal()];
+    return roundRobin[0].weight(op.ordinal());
   }
 
   private void addWaiting(int delta) {
