@@ -30,10 +30,7 @@ class DeadlineCountsWorkAheadOfEveryOpTypeTest {
 
   @Test
   void aReadBehindMoreImportantScansItCannotOutwaitIsRejectedAtOnce() {
-    engine.submit(OpType.READ, Tier.T5, batch, -1, Decisions.NO_DEADLINE, DIRECT, answers.callback("holder"));
-    for (int i = 0; i < 10; i++) {
-      engine.submit(OpType.SCAN, Tier.T0, batch, -1, Decisions.NO_DEADLINE, DIRECT, answers.callback("t0-scan"));
-    }
+    holdThePermitAndQueueTenScans(Tier.T0);
 
     // 10 T0 scans × 4 ms / limit 1 = 40 ms go first, whatever the op type: a 20 ms budget cannot be met.
     engine.submit(OpType.READ, Tier.T1, checkout, -1, clock.read() + 20 * MS, DIRECT, answers.callback("t1"));
@@ -42,14 +39,19 @@ class DeadlineCountsWorkAheadOfEveryOpTypeTest {
 
   @Test
   void aReadBesideItsOwnTiersScansWaitsOnlyForTheScansTheRoundRobinServesFirst() {
-    engine.submit(OpType.READ, Tier.T5, batch, -1, Decisions.NO_DEADLINE, DIRECT, answers.callback("holder"));
-    for (int i = 0; i < 10; i++) {
-      engine.submit(OpType.SCAN, Tier.T1, batch, -1, Decisions.NO_DEADLINE, DIRECT, answers.callback("t1-scan"));
-    }
+    holdThePermitAndQueueTenScans(Tier.T1);
 
     // Within T1 the round robin serves 4 reads per scan: at most one scan (4 ms) before it, not all ten (40 ms).
     engine.submit(OpType.READ, Tier.T1, checkout, -1, clock.read() + 20 * MS, DIRECT, answers.callback("t1"));
     assertThat(answers.log).doesNotContain("t1:DEADLINE");
     assertThat(engine.stats().waiting()).isEqualTo(11);
+  }
+
+  /** Takes the one permit, then queues ten scans of {@code tier} behind it. */
+  private void holdThePermitAndQueueTenScans(Tier tier) {
+    engine.submit(OpType.READ, Tier.T5, batch, -1, Decisions.NO_DEADLINE, DIRECT, answers.callback("holder"));
+    for (int i = 0; i < 10; i++) {
+      engine.submit(OpType.SCAN, tier, batch, -1, Decisions.NO_DEADLINE, DIRECT, answers.callback("scan"));
+    }
   }
 }
