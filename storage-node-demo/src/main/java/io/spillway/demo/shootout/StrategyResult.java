@@ -65,8 +65,6 @@ public record StrategyResult(String strategy, double goodputOverload, double off
     final List<Long> pending = new ArrayList<>();
     final Histogram t1Overload = new Histogram(2);
     final Histogram t1FirstAttemptOverload = new Histogram(2);
-    long t1OkOverload = 0;
-    long t1OkOnRetryOverload = 0;
     final Histogram t1Before = new Histogram(2);
     long okOverload = 0;
     long attemptsOverload = 0;
@@ -81,7 +79,7 @@ public record StrategyResult(String strategy, double goodputOverload, double off
       final long ok = s.since(before, CallSample::ok);
       goodput.add((double) ok);
       final CallSample t1 = s.tiers().get(Tier.T1);
-      t1p99.add(t1 == null || t1.latency().getTotalCount() == 0 ? 0 : t1.latency().getValueAtPercentile(99) / 1e6);
+      t1p99.add(t1 == null ? 0 : percentileMs(t1.latency(), 99));
       heap.add(s.heapBytes() / MB);
       pending.add(s.pending());
       peakHeap = Math.max(peakHeap, s.heapBytes() / MB);
@@ -93,9 +91,6 @@ public record StrategyResult(String strategy, double goodputOverload, double off
         if (t1 != null) {
           t1Overload.add(t1.latency());
           t1FirstAttemptOverload.add(t1.firstAttemptLatency());
-          final CallSample t1Then = before == null ? null : before.tiers().get(Tier.T1);
-          t1OkOverload += t1.ok() - (t1Then == null ? 0 : t1Then.ok());
-          t1OkOnRetryOverload += t1.okOnRetry() - (t1Then == null ? 0 : t1Then.okOnRetry());
         }
         if (toGoodput < 0 && s.second() - up >= GOODPUT_WINDOW
             && mean(goodput, goodput.size() - GOODPUT_WINDOW, goodput.size()) >= 0.95 * scenario.capacity()) {
@@ -105,7 +100,7 @@ public record StrategyResult(String strategy, double goodputOverload, double off
         t1Before.add(t1.latency());
       }
     }
-    final double beforeP99 = t1Before.getTotalCount() == 0 ? 0 : t1Before.getValueAtPercentile(99) / 1e6;
+    final double beforeP99 = percentileMs(t1Before, 99);
     for (Second s : seconds) {
       final CallSample t1 = s.tiers().get(Tier.T1);
       if (s.second() > down && toRecover < 0 && t1 != null && t1.latency().getTotalCount() > 0
@@ -120,10 +115,8 @@ public record StrategyResult(String strategy, double goodputOverload, double off
     final Second last = seconds.isEmpty() ? null : seconds.get(seconds.size() - 1);
     return new StrategyResult(strategy, okOverload / Math.max(1.0, down - up),
         attemptsOverload / Math.max(1.0, down - up), success(atUp, atDown), success(atShift, atShiftEnd),
-        success(null, last), t1Overload.getTotalCount() == 0 ? 0 : t1Overload.getValueAtPercentile(50) / 1e6,
-        t1Overload.getTotalCount() == 0 ? 0 : t1Overload.getValueAtPercentile(99) / 1e6, beforeP99,
-        t1FirstAttemptOverload.getTotalCount() == 0 ? 0 : t1FirstAttemptOverload.getValueAtPercentile(99) / 1e6,
-        t1OkOverload == 0 ? 0 : (double) t1OkOnRetryOverload / t1OkOverload, peakHeap,
+        success(null, last), percentileMs(t1Overload, 50), percentileMs(t1Overload, 99), beforeP99,
+        percentileMs(t1FirstAttemptOverload, 99), okOnRetryShare(atUp, atDown, Tier.T1), peakHeap,
         peakPending, peakThreads, toGoodput, toRecover, failedByTier(last), goodput, t1p99, heap, pending);
   }
 
@@ -133,6 +126,23 @@ public record StrategyResult(String strategy, double goodputOverload, double off
       sum += values.get(i);
     }
     return sum / (to - from);
+  }
+
+  /** A histogram's percentile in ms; 0 when it is empty. */
+  private static double percentileMs(Histogram h, double percentile) {
+    return h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(percentile) / 1e6;
+  }
+
+  /** A tier's successes between two seconds that came on a retry, over all its successes then; 0 without any. */
+  private static double okOnRetryShare(Second from, Second to, Tier tier) {
+    final CallSample end = to == null ? null : to.tiers().get(tier);
+    if (end == null) {
+      return 0;
+    }
+    final CallSample start = from == null ? null : from.tiers().get(tier);
+    final long ok = end.ok() - (start == null ? 0 : start.ok());
+    final long onRetry = end.okOnRetry() - (start == null ? 0 : start.okOnRetry());
+    return ok == 0 ? 0 : (double) onRetry / ok;
   }
 
   private static Second find(List<Second> seconds, int second) {
