@@ -8,9 +8,10 @@ import java.util.regex.PatternSyntaxException;
 
 /**
  * A class of clients sharing one scorecard rule: clients whose id matches {@link #pattern()} may hold at most
- * {@code max(floor, share × limit)} requests outstanding (in flight or queued) and the same share of the node's
- * outstanding cost, and may claim no tier more critical than {@link #maxTier()} (claims above are capped to it).
- * Immutable; validated at construction.
+ * {@code max(floor, share × limit)} requests outstanding (in flight or queued) and a cost of the larger of
+ * {@code floor} requests of the costliest op type and {@code share × limit} requests of the mean one, and may claim
+ * no tier more critical than {@link #maxTier()} (claims above are capped to it). Immutable; validated at
+ * construction.
  */
 public final class ClientClass {
 

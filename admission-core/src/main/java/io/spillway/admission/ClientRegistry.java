@@ -34,7 +34,7 @@ public final class ClientRegistry {
   private volatile ClassCaps defaultClass;
 
   ClientRegistry(List<ClientClass> clientClasses, ClientClass defaultClientClass, int limit, long meanCostUnits) {
-    classify(clientClasses, defaultClientClass, limit, meanCostUnits);
+    classify(clientClasses, defaultClientClass, limit, meanCostUnits, meanCostUnits);
   }
 
   /** Returns the handle of this client id, creating it on first use. Thread-safe; call once per client. */
@@ -94,24 +94,25 @@ public final class ClientRegistry {
   }
 
   /** Installs new classes and re-points every registered handle (reconfiguration; control thread). */
-  void classify(List<ClientClass> clientClasses, ClientClass defaultClientClass, int limit, long meanCostUnits) {
+  void classify(List<ClientClass> clientClasses, ClientClass defaultClientClass, int limit, long meanCostUnits,
+      long costliestUnits) {
     ClassCaps[] next = new ClassCaps[clientClasses.size()];
     for (int i = 0; i < next.length; i++) {
-      next[i] = new ClassCaps(clientClasses.get(i), limit, meanCostUnits);
+      next[i] = new ClassCaps(clientClasses.get(i), limit, meanCostUnits, costliestUnits);
     }
-    defaultClass = new ClassCaps(defaultClientClass, limit, meanCostUnits);
+    defaultClass = new ClassCaps(defaultClientClass, limit, meanCostUnits, costliestUnits);
     classes = next;
     for (ClientHandle handle : handles.values()) {
       handle.caps = resolve(handle.id());
     }
   }
 
-  /** Recomputes every class's caps from the current limit and mean cost (control thread, once per tick). */
-  void updateCaps(int limit, long meanCostUnits) {
+  /** Recomputes every class's caps from the current limit and charges (control thread, once per tick). */
+  void updateCaps(int limit, long meanCostUnits, long costliestUnits) {
     for (ClassCaps caps : classes) {
-      caps.update(limit, meanCostUnits);
+      caps.update(limit, meanCostUnits, costliestUnits);
     }
-    defaultClass.update(limit, meanCostUnits);
+    defaultClass.update(limit, meanCostUnits, costliestUnits);
   }
 
   private synchronized ClientHandle newHandle(String clientId) {

@@ -51,13 +51,13 @@ final class InternalAccess extends ApiAccess {
 
   @Override
   public void classify(ClientRegistry registry, List<ClientClass> clientClasses, ClientClass defaultClientClass,
-      int limit, long meanCostUnits) {
-    registry.classify(clientClasses, defaultClientClass, limit, meanCostUnits);
+      int limit, long meanCostUnits, long costliestUnits) {
+    registry.classify(clientClasses, defaultClientClass, limit, meanCostUnits, costliestUnits);
   }
 
   @Override
-  public void updateCaps(ClientRegistry registry, int limit, long meanCostUnits) {
-    registry.updateCaps(limit, meanCostUnits);
+  public void updateCaps(ClientRegistry registry, int limit, long meanCostUnits, long costliestUnits) {
+    registry.updateCaps(limit, meanCostUnits, costliestUnits);
   }
 
   @Override

@@ -29,10 +29,10 @@ class ClientRegistryTest {
     ClientRegistry registry = new ClientRegistry(List.of(batch), fallback, 40, 100);
     ClientHandle b = registry.register("batch-ingest");
     assertThat(Scorecard.tryCharge(b, 10)).isTrue();
-    registry.classify(List.of(), fallback, 40, 100);
+    registry.classify(List.of(), fallback, 40, 100, 100);
     assertThat(b.clientClass()).isEqualTo(fallback);
     assertThat(b.outstandingRequests()).isEqualTo(1);
-    registry.updateCaps(10, 100);
+    registry.updateCaps(10, 100, 100);
     assertThat(b.maxOutstandingRequests()).isEqualTo(20);
   }
 

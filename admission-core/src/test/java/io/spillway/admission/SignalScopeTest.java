@@ -33,7 +33,7 @@ class SignalScopeTest {
 
   @Test
   void requestIsShedWhenAnyMatchingScopeCutsItsLevel() {
-    ClientHandle a = new ClientHandle(null, 0, "a", new ClassCaps(new ClientClass("d", ".*", 1, 1, Tier.T0), 8, 1));
+    ClientHandle a = new ClientHandle(null, 0, "a", new ClassCaps(new ClientClass("d", ".*", 1, 1, Tier.T0), 8, 1, 1));
     List<Signal> signals = List.of(Signal.of("lag", SignalScope.of(OpSet.WRITES, 7), 1.0, () -> 2.0));
     RejectorSet set = RejectorSet.build(signals, null,
         scope -> new ScopeRejector(scope, null, PidConfig.defaults(), () -> 0L, 12));

@@ -323,7 +323,7 @@ public final class ControlLoop {
       limit = boundLimit(tuneLimit(c, newErrors, finished, peak, saturatedNow, dt, now), criticalPermits, now);
     }
     long[] serviceNanos = telemetry.serviceTimes.snapshot();
-    API.updateCaps(registry, limit, meanChargeUnits(serviceNanos));
+    API.updateCaps(registry, limit, meanChargeUnits(serviceNanos), costliestChargeUnits(serviceNanos));
     queues.adapt(c, latency, telemetry.serviceTimes);
 
     LatencySample waits = telemetry.queueWait().sample();
@@ -421,6 +421,20 @@ public final class ControlLoop {
       mean += latency.share(i) * serviceNanos[i];
     }
     return Scorecard.units((long) mean);
+  }
+
+  /**
+   * The charge of the costliest op type the node has completed, in scorecard units: the mix of one tick would drop
+   * a rare op type in the ticks it did not complete in, and the cap would flicker with it.
+   */
+  private long costliestChargeUnits(long[] serviceNanos) {
+    long costliest = 0;
+    for (OpType op : OpType.values()) {
+      if (latency.successes(op) > 0) {
+        costliest = Math.max(costliest, serviceNanos[op.ordinal()]);
+      }
+    }
+    return Scorecard.units(costliest);
   }
 
   /** Publishes the decisions in force as a new {@link Policy}, with what this tick measured. */
@@ -550,8 +564,9 @@ public final class ControlLoop {
       scopes |= rescope(latencySignals[op.ordinal()], next.signalsLatencyScope(op));
     }
     dispatcher.weights(next.queuesDispatchWeight);
-    API.classify(registry, next.clientClasses, next.defaultClientClass, tuner.limit(),
-        Scorecard.units((long) meanServiceNanos));
+    long meanUnits = Scorecard.units((long) meanServiceNanos);
+    API.classify(registry, next.clientClasses, next.defaultClientClass, tuner.limit(), meanUnits,
+        publishedServiceNanos == null ? meanUnits : costliestChargeUnits(publishedServiceNanos));
     PidConfig pid = pidConfig(next);
     if (scopes) {
       rebuildRejectors(next); // scopes that remain keep their PID state

@@ -68,10 +68,10 @@ public abstract class ApiAccess {
 
   /** Reassigns every client to its class under new client classes. */
   public abstract void classify(ClientRegistry registry, List<ClientClass> clientClasses,
-      ClientClass defaultClientClass, int limit, long meanCostUnits);
+      ClientClass defaultClientClass, int limit, long meanCostUnits, long costliestUnits);
 
-  /** Recomputes every class's caps for a new limit and mean cost. */
-  public abstract void updateCaps(ClientRegistry registry, int limit, long meanCostUnits);
+  /** Recomputes every class's caps for a new limit, mean charge and costliest op type's charge. */
+  public abstract void updateCaps(ClientRegistry registry, int limit, long meanCostUnits, long costliestUnits);
 
   /** Puts an admitted request's permit and charge into the lease; false if the lease is in use. */
   public abstract boolean hold(Lease lease, OpType op, ClientHandle client, long units);

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class CohortCacheTest {
 
   private static ClientHandle client(String id) {
-    return TestClients.handle(id, new ClassCaps(new ClientClass("d", ".*", 1.0, 1, Tier.T0), 8, 1));
+    return TestClients.handle(id, new ClassCaps(new ClientClass("d", ".*", 1.0, 1, Tier.T0), 8, 1, 1));
   }
 
   @Property(tries = 300)

@@ -12,7 +12,22 @@ class ScorecardTest {
 
   private static ClientHandle client(double share, int floor, int limit, long meanCostUnits) {
     return TestClients.handle("c", new ClassCaps(new ClientClass("k", ".*", share, floor, Tier.T0), limit,
-        meanCostUnits));
+        meanCostUnits, meanCostUnits));
+  }
+
+  @Test
+  void theFloorHoldsItsCountOfTheCostliestOpTypeAndTheShareItsShareOfTheMeanCost() {
+    // floor 4, share 0.5 of 6 (3 requests): the floor sets the cost cap, at 4 writes of 50 units
+    ClassCaps small = new ClassCaps(new ClientClass("k", ".*", 0.5, 4, Tier.T0), 6, 10, 50);
+    assertThat(small.maxCostUnits).isEqualTo(4 * 50);
+    ClientHandle c = TestClients.handle("c", small);
+    for (int i = 0; i < 4; i++) {
+      assertThat(Scorecard.tryCharge(c, 50)).isTrue();
+    }
+    assertThat(Scorecard.tryCharge(c, 10)).as("count cap 4").isFalse();
+    // share 2.0 of 100 (200 requests at the mean of 10 units): the share sets it, the floor's 4 writes well within
+    assertThat(new ClassCaps(new ClientClass("k", ".*", 2.0, 4, Tier.T0), 100, 10, 50).maxCostUnits)
+        .isEqualTo(200 * 10);
   }
 
   @Test

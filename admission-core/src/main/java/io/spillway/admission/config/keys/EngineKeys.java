@@ -200,7 +200,7 @@ public final class EngineKeys {
           + "client queue beyond the limit.");
   public static final Key<Integer> CLIENTS_DEFAULT_FLOOR = classKey(CLIENTS_DEFAULT + ".floor", ValueType.INTEGER,
       Integer.class, "requests", Range.atLeast(incl(1)), 1,
-      "Minimum cap, in requests, of one client of no class, whatever the limit.");
+      "Minimum cap, in requests of any op type, of one client of no class, whatever the limit.");
   public static final Key<Tier> CLIENTS_DEFAULT_MAX_TIER = classKey(CLIENTS_DEFAULT + ".max-tier",
       ValueType.enumeration(Tier.class), Tier.class, "-", Range.note("t0 .. t5"), Tier.T1,
       "Most critical tier a client of no class may claim; a higher claim is capped to it (t0 is for listed "
@@ -213,7 +213,7 @@ public final class EngineKeys {
       "Share of the inflight limit (and of its cost) one client of this class may hold outstanding.");
   public static final Key<Integer> CLIENTS_CLASSES_FLOOR = classKey(CLASS + ".floor", ValueType.INTEGER,
       Integer.class, "requests", CLIENTS_DEFAULT_FLOOR.range(), null,
-      "Minimum cap, in requests, of one client of this class, whatever the limit.");
+      "Minimum cap, in requests of any op type, of one client of this class, whatever the limit.");
   public static final Key<Tier> CLIENTS_CLASSES_MAX_TIER = classKey(CLASS + ".max-tier",
       ValueType.enumeration(Tier.class), Tier.class, "-", Range.note("t0 .. t5"), null,
       "Most critical tier a client of this class may claim; a higher claim is capped to it (a client cannot "
