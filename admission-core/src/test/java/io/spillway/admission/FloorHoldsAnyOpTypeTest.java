@@ -28,18 +28,8 @@ class FloorHoldsAnyOpTypeTest {
     AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder().limitInitial(6).limitMin(6).limitMax(6)
         .clientsDefault(1.0, 8, Tier.T0).build(), clock::read);
     ClientHandle probe = engine.clients().register("health-probe");
-    ClientHandle others = engine.clients().register("others");
-    // The node's mix: 19 reads of 5 ms for each write of 275 ms (replication included), completed by another client.
-    for (int round = 0; round < 40; round++) {
-      for (int i = 0; i < 20; i++) {
-        OpType op = i == 0 ? OpType.WRITE : OpType.READ;
-        long token = engine.tryAcquire(op, Tier.T3, others);
-        assertThat(Decisions.isAdmitted(token)).isTrue();
-        engine.release(token, Outcome.SUCCESS, op == OpType.WRITE ? 275 * MS : 5 * MS);
-      }
-      clock.advanceNanos(100 * MS);
-      engine.tick();
-    }
+    // The node's mix: 19 reads of 5 ms for each write of 275 ms (replication included).
+    completeMix(engine, OpType.WRITE, 275 * MS);
     assertThat(engine.stats().serviceTimeNanos(OpType.WRITE)).isGreaterThan(200 * MS);
 
     // The probe's write replicates; its reads come meanwhile, as many as the limit lets in.
@@ -59,16 +49,7 @@ class FloorHoldsAnyOpTypeTest {
     AdmissionEngine engine = AdmissionEngine.create(EngineConfig.builder().limitInitial(40).limitMin(40)
         .limitMax(40).clientsDefault(0.5, 1, Tier.T0).build(), clock::read);
     ClientHandle noisy = engine.clients().register("noisy");
-    ClientHandle others = engine.clients().register("others");
-    for (int round = 0; round < 40; round++) {
-      for (int i = 0; i < 20; i++) {
-        OpType op = i == 0 ? OpType.SCAN : OpType.READ;
-        long token = engine.tryAcquire(op, Tier.T3, others);
-        engine.release(token, Outcome.SUCCESS, op == OpType.SCAN ? 100 * MS : 5 * MS);
-      }
-      clock.advanceNanos(100 * MS);
-      engine.tick();
-    }
+    completeMix(engine, OpType.SCAN, 100 * MS);
     // Scans of ~100 ms against a mean of ~9.75 ms: the cost cap (20 requests at the mean) holds two scans outstanding,
     // far below the count cap of 20.
     int admitted = 0;
@@ -77,5 +58,20 @@ class FloorHoldsAnyOpTypeTest {
     }
     assertThat(admitted).isBetween(1, 3);
     assertThat(engine.stats().rejected(Reason.CLIENT_LIMIT)).isEqualTo(1);
+  }
+
+  /** 40 ticks of 19 reads of 5 ms and one costly op, completed by another client, one tick each 100 ms. */
+  private void completeMix(AdmissionEngine engine, OpType costly, long costlyNanos) {
+    ClientHandle others = engine.clients().register("others");
+    for (int round = 0; round < 40; round++) {
+      for (int i = 0; i < 20; i++) {
+        OpType op = i == 0 ? costly : OpType.READ;
+        long token = engine.tryAcquire(op, Tier.T3, others);
+        assertThat(Decisions.isAdmitted(token)).isTrue();
+        engine.release(token, Outcome.SUCCESS, op == costly ? costlyNanos : 5 * MS);
+      }
+      clock.advanceNanos(100 * MS);
+      engine.tick();
+    }
   }
 }
