@@ -199,12 +199,15 @@ public final class RequestPipeline {
     }
     final int first = shards.partitionOf(keys.get(0));
     int chosen = first;
-    double worst = admission.lagPressureOrNegative(first);
+    double worst = 0; // the lag is read only once a second partition shows up: it decides nothing before
     boolean several = false;
     for (int i = 1; i < keys.size(); i++) {
       final int p = shards.partitionOf(keys.get(i));
       if (p != first) {
-        several = true;
+        if (!several) {
+          several = true;
+          worst = admission.lagPressureOrNegative(first);
+        }
         final double pressure = admission.lagPressureOrNegative(p);
         if (pressure > worst) {
           worst = pressure;
