@@ -37,6 +37,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
@@ -87,6 +90,8 @@ final class DemoMode implements Callable<Integer> {
   static final int DEFAULT_RATE = 900;
   /** Lowest offered rate: at 10 requests a second t0 (2 % of them) still sends one every 5 s. */
   static final int MIN_RATE = 10;
+  /** How often the tier-order audit reads each node's inflight, for the second's mean. */
+  private static final long AUDIT_READ_MS = 100;
 
   @Spec
   CommandSpec spec;
@@ -196,13 +201,23 @@ final class DemoMode implements Callable<Integer> {
       final List<ConnectionPlan> plans = connectionPlans(cluster.preferredLeaderEndpoints(), rate);
       final EngineTrace trace = engineTrace ? new EngineTrace(cluster.nodes()) : null;
       final ControlAudit audit = new ControlAudit(cluster.nodes());
-      final LoadReport report = new LoadGenerator(plans, new LoadShape(duration, ramp, 10_000, 100, 512), out,
-          () -> {
-            audit.sample();
-            if (trace != null) {
-              trace.print(out);
-            }
-          }).run();
+      final ScheduledExecutorService observer = Executors.newSingleThreadScheduledExecutor(r -> {
+        final Thread t = new Thread(r, "demo-audit");
+        t.setDaemon(true);
+        return t;
+      });
+      observer.scheduleAtFixedRate(audit::observe, AUDIT_READ_MS, AUDIT_READ_MS, TimeUnit.MILLISECONDS);
+      final LoadReport report;
+      try {
+        report = new LoadGenerator(plans, new LoadShape(duration, ramp, 10_000, 100, 512), out, () -> {
+          audit.sample();
+          if (trace != null) {
+            trace.print(out);
+          }
+        }).run();
+      } finally {
+        observer.shutdownNow();
+      }
       // Taken while the engines still run; printed once the cluster is down, so it stays the last thing printed.
       summary(report, audit, cluster.nodes(), new PrintStream(summary, true, StandardCharsets.UTF_8));
     } finally {

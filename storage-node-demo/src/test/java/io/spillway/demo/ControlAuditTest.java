@@ -30,4 +30,14 @@ class ControlAuditTest {
     assertThat(ControlAudit.disorder(NONE, new long[] {0, 0, 0, 0, 3, 9}, NONE, new long[] {5, 5, 5, 5, 2, 0}))
         .isNull();
   }
+
+  @Test
+  void aSaturatedNodeCaughtBetweenTwoBurstsIsNotIdleButOneThatStaysBelowHalfItsLimitIs() {
+    // row (c): ratio 0.6, limit 6, 2 permits in use at the second's end, 4.5 on average over the second
+    assertThat(ControlAudit.idleShedding(true, 2, 6)).as("by the inflight at the second's end").isTrue();
+    assertThat(ControlAudit.idleShedding(true, 4.5, 6)).as("by the second's mean").isFalse();
+    // the stuck state of issue #10: READS ratio 1.00 with 2-3 of 16 in use, nothing queued
+    assertThat(ControlAudit.idleShedding(true, 2.5, 16)).isTrue();
+    assertThat(ControlAudit.idleShedding(false, 0, 16)).as("no scope at 0.5: not shedding").isFalse();
+  }
 }
