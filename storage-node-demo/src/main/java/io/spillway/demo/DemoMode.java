@@ -1,5 +1,6 @@
 package io.spillway.demo;
 
+import io.micrometer.core.instrument.Metrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.spillway.admission.EngineStats;
@@ -170,6 +171,7 @@ final class DemoMode implements Callable<Integer> {
     final List<NodeConfig> configs = DemoCluster.threeNodes(template, root, "127.0.0.1", freeLoopbackPorts(3), 0);
     final EngineConfigSource engine = EngineConfigSource.load(config);
     final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    Metrics.addRegistry(registry); // Ratis's meters (raft.MicrometerRatisMetrics) register in the global one
     final DemoCluster cluster = new DemoCluster(configs, engine.initial(), registry,
         StrategySettings.defaults(admission, configs.get(0).storageThreads(), configs.get(0).storageCost(), 0, 0));
     final AdminHttpServer admin = new AdminHttpServer(cluster::nodes, registry,

@@ -1,5 +1,6 @@
 package io.spillway.demo;
 
+import io.micrometer.core.instrument.Metrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.spillway.demo.admin.AdminHttpServer;
@@ -45,6 +46,7 @@ final class NodeCommand implements Callable<Integer> {
     final NodeConfig config = config();
     final StrategySettings strategy = node.strategy(config);
     final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    Metrics.addRegistry(registry); // Ratis's meters (raft.MicrometerRatisMetrics) register in the global one
     final EngineConfigSource engine = EngineConfigSource.load(node.config);
     final StorageNode storageNode = new StorageNode(config, Strategies.engineConfig(strategy.kind(),
         engine.initial()), registry, null, strategy);
