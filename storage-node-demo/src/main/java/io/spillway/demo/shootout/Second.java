@@ -25,4 +25,14 @@ public record Second(int second, Map<Tier, CallSample> tiers, long heapBytes, lo
   public long since(Second before, ToLongFunction<CallSample> count) {
     return total(count) - (before == null ? 0 : before.total(count));
   }
+
+  /** How much one tier's cumulative count grew since {@code before} (null: since the start); 0 without the tier. */
+  public long since(Second before, Tier tier, ToLongFunction<CallSample> count) {
+    return of(this, tier, count) - of(before, tier, count);
+  }
+
+  private static long of(Second s, Tier tier, ToLongFunction<CallSample> count) {
+    final CallSample sample = s == null ? null : s.tiers.get(tier);
+    return sample == null ? 0 : count.applyAsLong(sample);
+  }
 }

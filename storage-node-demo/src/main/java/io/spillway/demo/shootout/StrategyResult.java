@@ -135,14 +135,8 @@ public record StrategyResult(String strategy, double goodputOverload, double off
 
   /** A tier's successes between two seconds that came on a retry, over all its successes then; 0 without any. */
   private static double okOnRetryShare(Second from, Second to, Tier tier) {
-    final CallSample end = to == null ? null : to.tiers().get(tier);
-    if (end == null) {
-      return 0;
-    }
-    final CallSample start = from == null ? null : from.tiers().get(tier);
-    final long ok = end.ok() - (start == null ? 0 : start.ok());
-    final long onRetry = end.okOnRetry() - (start == null ? 0 : start.okOnRetry());
-    return ok == 0 ? 0 : (double) onRetry / ok;
+    final long ok = to == null ? 0 : to.since(from, tier, CallSample::ok);
+    return ok == 0 ? 0 : (double) to.since(from, tier, CallSample::okOnRetry) / ok;
   }
 
   private static Second find(List<Second> seconds, int second) {
@@ -155,10 +149,9 @@ public record StrategyResult(String strategy, double goodputOverload, double off
     if (to == null) {
       return m;
     }
-    to.tiers().forEach((tier, end) -> {
-      final CallSample start = from == null ? null : from.tiers().get(tier);
-      final long ok = end.ok() - (start == null ? 0 : start.ok());
-      final long failed = end.failed() - (start == null ? 0 : start.failed());
+    to.tiers().keySet().forEach(tier -> {
+      final long ok = to.since(from, tier, CallSample::ok);
+      final long failed = to.since(from, tier, CallSample::failed);
       m.put(tier, ok + failed == 0 ? 1.0 : (double) ok / (ok + failed));
     });
     return m;
