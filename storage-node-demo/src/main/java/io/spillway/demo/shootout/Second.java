@@ -13,8 +13,11 @@ import java.util.function.ToLongFunction;
  * @param heapBytes most heap used in the second (sampled every 100 ms)
  * @param pending most requests held by the nodes' admission in the second (admitted and not finished + queued)
  * @param threads most live threads of the JVM in the second, the callers' own threads excluded
+ * @param storageBusyNanos the time the nodes' storage threads have spent running requests since the start, summed
+ *     over every thread of every node
  */
-public record Second(int second, Map<Tier, CallSample> tiers, long heapBytes, long pending, int threads) {
+public record Second(int second, Map<Tier, CallSample> tiers, long heapBytes, long pending, int threads,
+    long storageBusyNanos) {
 
   /** One cumulative count summed over the tiers, e.g. {@code total(CallSample::ok)}. */
   private long total(ToLongFunction<CallSample> count) {

@@ -67,6 +67,8 @@ final class ShootoutReport {
     m.put("peak_threads", r.peakThreads());
     m.put("seconds_to_goodput", r.secondsToGoodput());
     m.put("seconds_to_recover", r.secondsToRecover());
+    m.put("storage_busy_overload", r.storageBusyOverload());
+    m.put("storage_busy_cost_shift", r.storageBusyCostShift());
     m.put("failed_by", r.failedBy());
     final Map<String, Object> byTier = new LinkedHashMap<>();
     r.failedByTier().forEach((t, reasons) -> byTier.put(TierNames.wireName(t), reasons));
@@ -120,6 +122,13 @@ final class ShootoutReport {
     for (StrategyResult r : results) {
       b.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.1f %% |%n", r.strategy(), r.t1P99OverloadMs(),
           r.t1P99FirstAttemptOverloadMs(), 100 * r.t1OkOnRetryOverload()));
+    }
+    b.append("\nThe nodes' storage threads, busy running requests (all threads of all nodes; the storage cost holds "
+        + "a thread, not a core, so a thread may count as busy while it waits for a core):\n\n"
+        + "| strategy | busy in the overload | busy in the cost shift |\n|---|---|---|\n");
+    for (StrategyResult r : results) {
+      b.append(String.format(Locale.ROOT, "| %s | %.1f %% | %.1f %% |%n", r.strategy(), 100 * r.storageBusyOverload(),
+          100 * r.storageBusyCostShift()));
     }
     b.append(String.format(Locale.ROOT, "%nSuccess per tier in the cost shift alone (s %.0f–%.0f):%n%n",
         scenario.costShiftFromSeconds(), scenario.costShiftToSeconds()));

@@ -35,6 +35,10 @@ import org.HdrHistogram.Histogram;
  *     second reaches C while it drains the quiet phase's backlog, whatever happens next
  * @param secondsToRecover seconds from the step down until a second's t1 p99 is back within 1.5 × its value before
  *     the overload; -1: never
+ * @param storageBusyOverload the share of the storage threads' time spent running requests during the overload
+ *     (every thread of every node; the demo's storage cost is a wait that holds a thread, not a core): what a
+ *     strategy left its nodes' storage idle, whatever it served with the rest
+ * @param storageBusyCostShift likewise during the cost shift
  * @param failedByTier per tier and reason, the calls that failed for good over the run
  * @param goodputSeries successful calls per second, each second
  * @param t1P99Series t1 p99 each second, ms (0 when no t1 call succeeded that second)
@@ -45,9 +49,9 @@ public record StrategyResult(String strategy, double goodputOverload, double off
     Map<Tier, Double> successOverload, Map<Tier, Double> successCostShift,
     Map<Tier, Double> successRun, double t1P50OverloadMs, double t1P99OverloadMs, double t1P99BeforeMs,
     double t1P99FirstAttemptOverloadMs, double t1OkOnRetryOverload, double peakHeapMb, long peakPending,
-    int peakThreads, int secondsToGoodput, int secondsToRecover,
-    Map<Tier, Map<String, Long>> failedByTier, List<Double> goodputSeries, List<Double> t1P99Series,
-    List<Double> heapSeries, List<Long> pendingSeries) {
+    int peakThreads, int secondsToGoodput, int secondsToRecover, double storageBusyOverload,
+    double storageBusyCostShift, Map<Tier, Map<String, Long>> failedByTier, List<Double> goodputSeries,
+    List<Double> t1P99Series, List<Double> heapSeries, List<Long> pendingSeries) {
 
   private static final double MB = 1024.0 * 1024.0;
   /** Quiet seconds skipped before the baseline p99 (connections warming up). */
@@ -55,8 +59,8 @@ public record StrategyResult(String strategy, double goodputOverload, double off
   /** Seconds over which goodput is averaged for {@code secondsToGoodput}. */
   static final int GOODPUT_WINDOW = 3;
 
-  /** The figures of one run. */
-  public static StrategyResult of(String strategy, Scenario scenario, List<Second> seconds) {
+  /** The figures of one run of nodes with {@code storageThreads} storage threads in all. */
+  public static StrategyResult of(String strategy, Scenario scenario, List<Second> seconds, int storageThreads) {
     final int up = (int) Math.round(scenario.stepUpSeconds());
     final int down = (int) Math.round(scenario.stepDownSeconds());
     final List<Double> goodput = new ArrayList<>();
@@ -117,7 +121,18 @@ public record StrategyResult(String strategy, double goodputOverload, double off
         attemptsOverload / Math.max(1.0, down - up), success(atUp, atDown), success(atShift, atShiftEnd),
         success(null, last), percentileMs(t1Overload, 50), percentileMs(t1Overload, 99), beforeP99,
         percentileMs(t1FirstAttemptOverload, 99), okOnRetryShare(atUp, atDown, Tier.T1), peakHeap,
-        peakPending, peakThreads, toGoodput, toRecover, failedByTier(last), goodput, t1p99, heap, pending);
+        peakPending, peakThreads, toGoodput, toRecover, busyShare(atUp, atDown, storageThreads),
+        busyShare(atShift, atShiftEnd, storageThreads), failedByTier(last), goodput, t1p99, heap, pending);
+  }
+
+  /** The storage threads' busy share between two seconds (null: the start); 0 when there is no time between. */
+  private static double busyShare(Second from, Second to, int storageThreads) {
+    if (to == null || storageThreads <= 0) {
+      return 0;
+    }
+    final int seconds = to.second() - (from == null ? 0 : from.second());
+    final long busy = to.storageBusyNanos() - (from == null ? 0 : from.storageBusyNanos());
+    return seconds <= 0 ? 0 : busy / (seconds * 1e9 * storageThreads);
   }
 
   private static double mean(List<Double> values, int from, int to) {

@@ -69,7 +69,8 @@ final class StrategyRun {
           final long[] peaks = sampler.takeSecond();
           final Map<Tier, CallSample> tiers = new EnumMap<>(Tier.class);
           callers.stats().forEach((t, s) -> tiers.put(t, s.sample()));
-          final Second s = new Second(seconds.size() + 1, tiers, peaks[0], peaks[1], (int) peaks[2]);
+          final Second s = new Second(seconds.size() + 1, tiers, peaks[0], peaks[1], (int) peaks[2],
+              storageBusyNanos(cluster));
           seconds.add(s);
           progress(name, s, seconds);
           if (trace != null) {
@@ -81,7 +82,23 @@ final class StrategyRun {
     if (System.console() != null) {
       progress.println();
     }
-    return StrategyResult.of(name, scenario, seconds);
+    return StrategyResult.of(name, scenario, seconds, storageThreads());
+  }
+
+  private int storageThreads() {
+    int sum = 0;
+    for (NodeConfig n : nodes) {
+      sum += n.storageThreads();
+    }
+    return sum;
+  }
+
+  private static long storageBusyNanos(DemoCluster cluster) {
+    long sum = 0;
+    for (StorageNode n : cluster.nodes()) {
+      sum += n.storage().busyNanos();
+    }
+    return sum;
   }
 
   private static long pending(DemoCluster cluster) {

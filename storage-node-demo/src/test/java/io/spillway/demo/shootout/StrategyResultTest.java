@@ -1,6 +1,7 @@
 package io.spillway.demo.shootout;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.spillway.admission.Tier;
 import io.spillway.demo.load.CallStats.CallSample;
@@ -38,8 +39,12 @@ class StrategyResultTest {
     final Map<Tier, CallSample> tiers = new EnumMap<>(Tier.class);
     tiers.put(Tier.T1, new CallSample(okTotal + failedTotal, okTotal, failedTotal, okTotal + failedTotal, 0L,
         Map.of("SHED_TIER", failedTotal), h, onRetryTotal, first));
-    return new Second(n, tiers, 100L * 1024 * 1024 * n, 10L * n, 50 + n);
+    return new Second(n, tiers, 100L * 1024 * 1024 * n, 10L * n, 50 + n, n < BUSY_NANOS.length ? BUSY_NANOS[n] : 0);
   }
+
+  /** The storage threads' busy time since the start at the end of second n (two threads; later seconds: 0). */
+  private static final long[] BUSY_NANOS = {0L, 500 * MS, 2_500 * MS, 4_100 * MS, 4_600 * MS, 5_000 * MS};
+  private static final int THREADS = 2;
 
   @Test
   void figuresComeFromTheRightWindows() {
@@ -49,7 +54,7 @@ class StrategyResultTest {
     s.add(second(2, 130, 50, 40));  // overload: 50 ok
     s.add(second(3, 230, 60, 60));  // overload: 100 ok, but only 2 s of overload: no 3 s mean yet
     s.add(second(4, 310, 60, 20));  // quiet again
-    final StrategyResult r = StrategyResult.of("x", scenario, s);
+    final StrategyResult r = StrategyResult.of("x", scenario, s, THREADS);
     assertThat(r.goodputOverload()).isEqualTo(75.0);
     assertThat(r.secondsToGoodput()).isEqualTo(-1);
     assertThat(r.goodputSeries()).containsExactly(80.0, 50.0, 100.0, 80.0);
@@ -61,6 +66,8 @@ class StrategyResultTest {
     assertThat(r.peakHeapMb()).isEqualTo(400.0);
     assertThat(r.peakPending()).isEqualTo(40);
     assertThat(r.peakThreads()).isEqualTo(54);
+    assertThat(r.storageBusyOverload()).as("seconds 2-3: 3.6 s busy of 2 threads x 2 s").isCloseTo(0.9, within(1e-9));
+    assertThat(r.storageBusyCostShift()).as("second 3: 1.6 s of 2 threads x 1 s").isCloseTo(0.8, within(1e-9));
     assertThat(r.failedBy()).containsEntry("SHED_TIER", 60L);
     assertThat(r.failedByTier()).containsOnlyKeys(Tier.T1);
     assertThat(r.failedByTier().get(Tier.T1)).containsExactly(Map.entry("SHED_TIER", 60L));
@@ -75,7 +82,7 @@ class StrategyResultTest {
     s.add(second(2, 210, 0, 2_000, 10L, 50));  // overload: 110 ok, 10 of them on a retry at 2 s
     s.add(second(3, 320, 0, 2_000, 20L, 50));  // 110 ok, 10 on a retry
     s.add(second(4, 420, 0, 10, 20L, 10));     // quiet again: 100 ok, none on a retry
-    final StrategyResult r = StrategyResult.of("x", scenario, s);
+    final StrategyResult r = StrategyResult.of("x", scenario, s, THREADS);
     assertThat(r.t1OkOnRetryOverload()).isEqualTo(20.0 / 220.0);
     assertThat(r.t1P99OverloadMs()).as("the retried calls are the slowest 9 %").isBetween(1_990.0, 2_010.0);
     assertThat(r.t1P99FirstAttemptOverloadMs()).isBetween(49.0, 51.0);
@@ -93,7 +100,7 @@ class StrategyResultTest {
       ok += okPerSecond[i - 1];
       s.add(second(i, ok, 0, latency));
     }
-    final StrategyResult r = StrategyResult.of("x", scenario, s);
+    final StrategyResult r = StrategyResult.of("x", scenario, s, THREADS);
     assertThat(r.t1P99BeforeMs()).isBetween(19.0, 21.0);
     assertThat(r.secondsToRecover()).isEqualTo(3);
     // second 6 alone reaches C (the backlog drained at the step up) but the 3 s means after the step up are
