@@ -198,16 +198,18 @@ public final class RequestPipeline {
       return shards.partitions() == 1 ? 0 : SignalScope.ANY_PARTITION; // a range scan touches every partition
     }
     final int first = shards.partitionOf(keys.get(0));
+    if (!spansPartitions(keys, first)) {
+      return first;
+    }
+    if (command.opType() != OpType.WRITE) {
+      return SignalScope.ANY_PARTITION;
+    }
+    // A write over several partitions is judged by the one whose followers lag most: the lag is read only here.
     int chosen = first;
-    double worst = 0; // the lag is read only once a second partition shows up: it decides nothing before
-    boolean several = false;
+    double worst = admission.lagPressureOrNegative(first);
     for (int i = 1; i < keys.size(); i++) {
       final int p = shards.partitionOf(keys.get(i));
       if (p != first) {
-        if (!several) {
-          several = true;
-          worst = admission.lagPressureOrNegative(first);
-        }
         final double pressure = admission.lagPressureOrNegative(p);
         if (pressure > worst) {
           worst = pressure;
@@ -215,10 +217,17 @@ public final class RequestPipeline {
         }
       }
     }
-    if (!several) {
-      return first;
+    return chosen;
+  }
+
+  /** Whether some key lies outside the first key's partition {@code first}. */
+  private boolean spansPartitions(List<byte[]> keys, int first) {
+    for (int i = 1; i < keys.size(); i++) {
+      if (shards.partitionOf(keys.get(i)) != first) {
+        return true;
+      }
     }
-    return command.opType() == OpType.WRITE ? chosen : SignalScope.ANY_PARTITION;
+    return false;
   }
 
   /**
