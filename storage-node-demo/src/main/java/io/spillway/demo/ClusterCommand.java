@@ -1,7 +1,5 @@
 package io.spillway.demo;
 
-import io.micrometer.core.instrument.Metrics;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.spillway.demo.admin.AdminHttpServer;
 import io.spillway.demo.admission.EngineConfigSource;
@@ -37,8 +35,7 @@ final class ClusterCommand implements Callable<Integer> {
     final int hogThreads = node.cpuHog.threads();
     final List<NodeConfig> configs = configs();
     final StrategySettings strategy = node.strategy(configs.get(0));
-    final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    Metrics.addRegistry(registry); // Ratis's meters (raft.MicrometerRatisMetrics) register in the global one
+    final PrometheusMeterRegistry registry = AdminHttpServer.newRegistry();
     final EngineConfigSource engine = EngineConfigSource.load(node.config);
     final DemoCluster cluster = new DemoCluster(configs, engine.initial(), registry, strategy);
     final AdminHttpServer admin = node.admin(registry, cluster::nodes,

@@ -1,7 +1,5 @@
 package io.spillway.demo;
 
-import io.micrometer.core.instrument.Metrics;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.spillway.admission.EngineStats;
 import io.spillway.admission.OpType;
@@ -170,8 +168,7 @@ final class DemoMode implements Callable<Integer> {
     final Path root = Files.createTempDirectory("spillway-demo-");
     final List<NodeConfig> configs = DemoCluster.threeNodes(template, root, "127.0.0.1", freeLoopbackPorts(3), 0);
     final EngineConfigSource engine = EngineConfigSource.load(config);
-    final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    Metrics.addRegistry(registry); // Ratis's meters (raft.MicrometerRatisMetrics) register in the global one
+    final PrometheusMeterRegistry registry = AdminHttpServer.newRegistry();
     final DemoCluster cluster = new DemoCluster(configs, engine.initial(), registry,
         StrategySettings.defaults(admission, configs.get(0).storageThreads(), configs.get(0).storageCost(), 0, 0));
     final AdminHttpServer admin = new AdminHttpServer(cluster::nodes, registry,

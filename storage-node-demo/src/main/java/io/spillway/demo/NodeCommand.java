@@ -1,7 +1,5 @@
 package io.spillway.demo;
 
-import io.micrometer.core.instrument.Metrics;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.spillway.demo.admin.AdminHttpServer;
 import io.spillway.demo.admission.EngineConfigSource;
@@ -45,8 +43,7 @@ final class NodeCommand implements Callable<Integer> {
     final int hogThreads = node.cpuHog.threads();
     final NodeConfig config = config();
     final StrategySettings strategy = node.strategy(config);
-    final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    Metrics.addRegistry(registry); // Ratis's meters (raft.MicrometerRatisMetrics) register in the global one
+    final PrometheusMeterRegistry registry = AdminHttpServer.newRegistry();
     final EngineConfigSource engine = EngineConfigSource.load(node.config);
     final StorageNode storageNode = new StorageNode(config, Strategies.engineConfig(strategy.kind(),
         engine.initial()), registry, null, strategy);

@@ -1,5 +1,7 @@
 package io.spillway.demo.admin;
 
+import io.micrometer.core.instrument.Metrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
@@ -51,6 +53,16 @@ public final class AdminHttpServer implements AutoCloseable {
   private final ChaosEndpoint chaos;
   private EventLoopGroup group;
   private Channel channel;
+
+  /**
+   * The registry a process's {@code /metrics} serves, joined to Micrometer's global registry, where Ratis registers
+   * its meters ({@code raft.MicrometerRatisMetrics}): one per process, created before its nodes start.
+   */
+  public static PrometheusMeterRegistry newRegistry() {
+    final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    Metrics.addRegistry(registry);
+    return registry;
+  }
 
   /**
    * @param nodes the nodes running in this process

@@ -20,7 +20,8 @@ import org.apache.ratis.util.TimeDuration;
  * {@link java.util.ServiceLoader} ({@code META-INF/services}), in place of {@code ratis-metrics-default}. Every Ratis
  * timer, counter and gauge is a Micrometer meter in {@link Metrics#globalRegistry}, named
  * {@code ratis.<component>.<name>} and tagged with the Raft member or server it belongs to; the node's commands add
- * their Prometheus registry to the global one, so the meters appear on the admin port's {@code /metrics}. Where
+ * their Prometheus registry to the global one ({@code AdminHttpServer.newRegistry}), so the meters appear on the
+ * admin port's {@code /metrics}. Where
  * nothing is added (tests, the shootout's clusters) the meters are Micrometer's no-ops.
  *
  * <p>Why not the default: its Dropwizard timers keep an exponentially decaying reservoir, one
