@@ -35,8 +35,9 @@ import java.util.concurrent.TimeoutException;
  *   <li><b>decide</b>: the node's {@link AdmissionStrategy} ({@code --admission}; Spillway's engine by default),
  *       asynchronous: the engine admits at once, rejects with a reason and a retry-after
  *       ({@code -BUSY <REASON> retry_after_ms=<n> tier=<tN>}), or queues the request in its op type's CoDel queue
- *       and dispatches it to the storage executor when a permit frees. No thread waits. The shootout's rivals
- *       answer through the same callback and the same {@code -BUSY} reply.</li>
+ *       and hands it back when a permit frees (it goes on to the storage executor) or when it drops it (answered at
+ *       once, on the dispatching thread). No thread waits. The shootout's rivals answer through the same callback
+ *       and the same {@code -BUSY} reply.</li>
  *   <li><b>execute</b> on the bounded {@link StorageExecutor}; writes are sent asynchronously to the partition's
  *       Raft leader, so no storage thread waits for replication. The permit is released when the command's future
  *       completes (SUCCESS or ERROR, with the measured service time), or as DROPPED when the request's deadline
@@ -251,21 +252,22 @@ public final class RequestPipeline {
       this.result = result;
     }
 
-    /** A queued request leaves its queue with a permit: from now on it costs the storage time (see {@link #run}). */
+    /**
+     * A queued request leaves the strategy's queue, with a permit or dropped: its decision runs here, on the thread
+     * that dispatched it. An admission goes on to the storage executor ({@link #onAdmitted}), from now on costing the
+     * storage time (see {@link #run}); a drop is answered at once. Handed to the storage executor instead, a drop of
+     * a tier below t1 waited there behind every critical request, and every later reply on its connection with it:
+     * in {@code chaos/burst} a steady caller's t3 got no reply for four seconds, then its drops and late reads at once.
+     */
     @Override
     public void execute(Runnable task) {
       handedOverNanos = System.nanoTime();
-      storage.execute(task, critical());
+      task.run();
     }
 
     @Override
     public void onAdmitted(long permit) {
-      if (storage.isCurrentThread()) {
-        // dispatched from a queue: the strategy already handed us to a storage thread, through execute()
-        run(permit, handedOverNanos != 0 ? handedOverNanos : System.nanoTime());
-        return;
-      }
-      final long admitted = System.nanoTime();
+      final long admitted = handedOverNanos != 0 ? handedOverNanos : System.nanoTime();
       try {
         storage.execute(() -> run(permit, admitted), critical());
       } catch (RejectedExecutionException e) {

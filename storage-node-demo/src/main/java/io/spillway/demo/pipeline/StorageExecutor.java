@@ -31,7 +31,6 @@ public final class StorageExecutor implements Executor, AutoCloseable {
   /** Critical tasks' keys sit this far below the others': ahead of any that will ever be queued. */
   private static final long CRITICAL_OFFSET = Long.MAX_VALUE / 2;
   private final ThreadPoolExecutor pool;
-  private final ThreadGroup threadGroup;
   private final int threads;
   private final LongAdder busyNanos = new LongAdder();
   private final AtomicLong arrivals = new AtomicLong();
@@ -53,12 +52,11 @@ public final class StorageExecutor implements Executor, AutoCloseable {
     }
     final AtomicInteger ids = new AtomicInteger();
     this.threads = threads;
-    this.threadGroup = new ThreadGroup(name);
     this.capacity = queueCapacity;
     this.pool = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS,
         queueCapacity == UNBOUNDED ? new LinkedBlockingQueue<>()
             : new PriorityBlockingQueue<>(Math.min(queueCapacity, 1024)), r -> {
-          final Thread t = new Thread(threadGroup, r, name + "-" + ids.incrementAndGet());
+          final Thread t = new Thread(r, name + "-" + ids.incrementAndGet());
           t.setDaemon(true);
           return t;
         }, new ThreadPoolExecutor.AbortPolicy());
@@ -139,11 +137,6 @@ public final class StorageExecutor implements Executor, AutoCloseable {
   /** The number of worker threads. */
   public int threads() {
     return threads;
-  }
-
-  /** Whether the calling thread is one of this executor's threads. */
-  public boolean isCurrentThread() {
-    return Thread.currentThread().getThreadGroup() == threadGroup;
   }
 
   /** Tasks waiting in the queue. */

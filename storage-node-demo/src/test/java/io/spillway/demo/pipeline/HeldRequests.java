@@ -49,6 +49,12 @@ public final class HeldRequests implements AdmissionStrategy {
     executors.get(index).execute(() -> callback.onAdmitted(index + 1));
   }
 
+  /** Drops request {@code index} from the queue: the rejection handed over on its executor, as the engine does. */
+  public void drop(int index, String reason) {
+    final Callback callback = callbacks.get(index);
+    executors.get(index).execute(() -> callback.onRejected(reason, 1_000_000L));
+  }
+
   /** Rejects request {@code index}. */
   public void reject(int index, String reason) {
     callbacks.get(index).onRejected(reason, 1_000_000L);
