@@ -4,6 +4,10 @@ package io.spillway.admission;
  * Receives the decision on an asynchronous request ({@link AdmissionEngine#submit}). Exactly one method is called,
  * exactly once: on the submitting thread when the decision is immediate, else on the request's executor when the
  * request leaves the queue (dispatched or dropped). No thread waits for the decision.
+ *
+ * <p>The executor runs drops as well as admissions. One that queues the hand-over behind other work (a storage pool
+ * that runs critical work first, say) delays the rejection with it, and on a pipelined connection every reply after
+ * it: run the hand-over inline (a direct executor) and move only the admitted work on to the pool.
  */
 public interface AdmissionCallback {
 
