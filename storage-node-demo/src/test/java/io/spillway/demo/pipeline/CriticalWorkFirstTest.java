@@ -50,13 +50,7 @@ class CriticalWorkFirstTest {
 
   @Test
   void aCriticalReadAdmittedLastRunsFirst() throws Exception {
-    CountDownLatch running = new CountDownLatch(1);
-    CountDownLatch release = new CountDownLatch(1);
-    storage.execute(() -> {
-      running.countDown();
-      await(release);
-    });
-    assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
+    BusyStorageThread busy = BusyStorageThread.occupy(storage);
     List<Tier> tiers = List.of(Tier.T3, Tier.T5, Tier.T4, Tier.T1, Tier.T3);
     for (int i = 0; i < tiers.size(); i++) {
       pipeline.submit(tiers.get(i), pipeline.client("c" + i), new DataCommand.Get(("r" + i + "-" + tiers.get(i))
@@ -65,16 +59,8 @@ class CriticalWorkFirstTest {
     }
     CountDownLatch done = new CountDownLatch(1);
     storage.execute(done::countDown); // behind every non-critical task queued before it
-    release.countDown();
+    busy.release();
     assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
     assertThat(ran).containsExactly("r3-T1", "r0-T3", "r1-T5", "r2-T4", "r4-T3");
-  }
-
-  private static void await(CountDownLatch latch) {
-    try {
-      latch.await(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 }

@@ -13,7 +13,6 @@ import io.spillway.demo.resp.RespReply;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -44,13 +43,7 @@ class DroppedWhileStorageBusyTest {
 
   @Test
   void aDroppedRequestIsAnsweredWhileTheStorageThreadIsBusy() throws Exception {
-    CountDownLatch running = new CountDownLatch(1);
-    CountDownLatch release = new CountDownLatch(1);
-    storage.execute(() -> {
-      running.countDown();
-      await(release);
-    });
-    assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
+    BusyStorageThread busy = BusyStorageThread.occupy(storage);
     CompletableFuture<RespReply> critical = submit(Tier.T1, 0);
     CompletableFuture<RespReply> dropped = submit(Tier.T3, 1);
     strategy.admit(0); // waits for the storage thread, ahead of any t3 work
@@ -59,7 +52,7 @@ class DroppedWhileStorageBusyTest {
     assertThat(dropped.get(5, TimeUnit.SECONDS))
         .isEqualTo(new RespReply.Error("BUSY QUEUE_TIMEOUT retry_after_ms=1 tier=t3"));
     assertThat(critical).isNotDone();
-    release.countDown();
+    busy.release();
     assertThat(critical.get(10, TimeUnit.SECONDS)).isInstanceOf(RespReply.Bulk.class);
     assertThat(strategy.releases.get()).isEqualTo(1);
   }
@@ -67,13 +60,5 @@ class DroppedWhileStorageBusyTest {
   private CompletableFuture<RespReply> submit(Tier tier, int i) {
     return pipeline.submit(tier, pipeline.client("c" + i),
         new DataCommand.Get(("k" + i).getBytes(StandardCharsets.UTF_8)), System.nanoTime(), 0L);
-  }
-
-  private static void await(CountDownLatch latch) {
-    try {
-      latch.await(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 }

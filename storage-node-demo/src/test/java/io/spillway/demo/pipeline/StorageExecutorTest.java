@@ -12,26 +12,10 @@ import org.junit.jupiter.api.Test;
 
 class StorageExecutorTest {
 
-  /** Runs a task on the executor's one thread that holds it until released, so that the next tasks queue. */
-  private static CountDownLatch block(StorageExecutor executor) throws InterruptedException {
-    CountDownLatch running = new CountDownLatch(1);
-    CountDownLatch release = new CountDownLatch(1);
-    executor.execute(() -> {
-      running.countDown();
-      try {
-        release.await(10, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    });
-    assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
-    return release;
-  }
-
   @Test
   void criticalTasksRunAheadOfTheOthersAndEachClassInArrivalOrder() throws InterruptedException {
     try (StorageExecutor executor = new StorageExecutor("test-storage", 1, 16)) {
-      CountDownLatch release = block(executor);
+      BusyStorageThread busy = BusyStorageThread.occupy(executor);
       List<String> order = new CopyOnWriteArrayList<>();
       CountDownLatch done = new CountDownLatch(5);
       for (String name : List.of("t3-a", "t1-a", "t5-a", "t0-a", "t3-b")) {
@@ -42,7 +26,7 @@ class StorageExecutorTest {
         }, critical);
       }
       assertThat(executor.queued()).isEqualTo(5);
-      release.countDown();
+      busy.release();
       assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
       assertThat(order).containsExactly("t1-a", "t0-a", "t3-a", "t5-a", "t3-b");
     }
@@ -51,13 +35,13 @@ class StorageExecutorTest {
   @Test
   void aFullQueueRefusesCriticalAndOtherTasksAlikeUntilItsTasksStart() throws InterruptedException {
     try (StorageExecutor executor = new StorageExecutor("test-storage", 1, 2)) {
-      CountDownLatch release = block(executor);
+      BusyStorageThread busy = BusyStorageThread.occupy(executor);
       CountDownLatch queuedRan = new CountDownLatch(2);
       executor.execute(queuedRan::countDown, false);
       executor.execute(queuedRan::countDown, true);
       assertThatThrownBy(() -> executor.execute(() -> { }, true))
           .isInstanceOf(RejectedExecutionException.class).hasMessageContaining("2 tasks waiting");
-      release.countDown();
+      busy.release();
       assertThat(queuedRan.await(10, TimeUnit.SECONDS)).isTrue();
       CountDownLatch ran = new CountDownLatch(2);
       executor.execute(ran::countDown, false);
@@ -69,7 +53,7 @@ class StorageExecutorTest {
   @Test
   void theUnboundedQueueOfTheNaiveServerStaysInArrivalOrder() throws InterruptedException {
     try (StorageExecutor executor = new StorageExecutor("test-storage", 1, StorageExecutor.UNBOUNDED)) {
-      CountDownLatch release = block(executor);
+      BusyStorageThread busy = BusyStorageThread.occupy(executor);
       List<String> order = new CopyOnWriteArrayList<>();
       CountDownLatch done = new CountDownLatch(2);
       executor.execute(() -> {
@@ -80,7 +64,7 @@ class StorageExecutorTest {
         order.add("t1");
         done.countDown();
       }, true);
-      release.countDown();
+      busy.release();
       assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
       assertThat(order).containsExactly("t5", "t1");
     }
