@@ -242,8 +242,8 @@ public final class RequestPipeline {
     /** Set before {@link #result} completes with the {@code -BUSY} reply (which {@link #reject} already counted). */
     private volatile boolean rejected;
     /**
-     * When a strategy that queued the request handed it to the storage executor with its permit; 0 until then.
-     * Written before {@code storage.execute} and read by the task it runs: the executor's hand-off orders the two.
+     * When a strategy that queued the request handed it back ({@link #execute}); 0 until then. Written and read on
+     * the dispatching thread, before the admitted work goes to the storage executor.
      */
     private long handedOverNanos;
 
