@@ -241,11 +241,6 @@ public final class RequestPipeline {
     private final CompletableFuture<RespReply> result;
     /** Set before {@link #result} completes with the {@code -BUSY} reply (which {@link #reject} already counted). */
     private volatile boolean rejected;
-    /**
-     * When a strategy that queued the request handed it back ({@link #execute}); 0 until then. Written and read on
-     * the dispatching thread, before the admitted work goes to the storage executor.
-     */
-    private long handedOverNanos;
 
     Decision(ClassifiedRequest request, CompletableFuture<RespReply> result) {
       this.request = request;
@@ -261,13 +256,12 @@ public final class RequestPipeline {
      */
     @Override
     public void execute(Runnable task) {
-      handedOverNanos = System.nanoTime();
       task.run();
     }
 
     @Override
     public void onAdmitted(long permit) {
-      final long admitted = handedOverNanos != 0 ? handedOverNanos : System.nanoTime();
+      final long admitted = System.nanoTime(); // from here on the request costs the storage time
       try {
         storage.execute(() -> run(permit, admitted), critical());
       } catch (RejectedExecutionException e) {
