@@ -7,9 +7,10 @@ package io.spillway.admission.control;
  * <p>Source: Envoy's adaptive concurrency filter ({@code min_rtt_calc_params}: every {@code interval}, jittered, the
  * concurrency is pinned to {@code min_concurrency} until {@code request_count} samples give the minRTT). Here a
  * probe starts only when the node is saturated and its baseline is missing or older than the interval (a node that
- * has low-load ticks keeps its baseline fresh without any probe), and lasts at most
- * {@link #MAX_PROBE_SERVICE_TIMES} mean service times (within [1 s, 10 s]), long enough for its samples not to be
- * only the fast requests that happened to finish first; the interval starts at
+ * has low-load ticks keeps its baseline fresh without any probe), and samples for at most
+ * {@link #MAX_PROBE_SERVICE_TIMES} mean service times (within [1 s, 10 s]) once the work admitted before its pin has
+ * drained, long enough for its samples not to be only the fast requests that happened to finish first, and pins for
+ * {@link #MAX_PROBE_NANOS} at most in all ({@link #timeUp}); the interval starts at
  * {@link #FIRST_INTERVAL_NANOS} and doubles up to {@link #INTERVAL_NANOS}, so that a baseline first measured on a
  * cold JVM is soon measured again (the first probe waits {@link #FIRST_PROBE_DELAY_NANOS} after start, so a
  * cold node's first burst meets its initial limit, not a pinned one); a probe whose pin was at least twice the pin a
@@ -50,9 +51,12 @@ public final class BaselineProbe {
   public static final long FIRST_PROBE_DELAY_NANOS = 1_000_000_000L;
   /** Jitter of the interval, as a fraction (Envoy's default 15 %): nodes started together do not probe together. */
   public static final double JITTER = 0.15;
-  /** The longest a probe pins the limit, drain included, in mean service times: enough for its samples. */
+  /** The longest a probe samples once its old work has drained, in mean service times: enough for its samples. */
   public static final int MAX_PROBE_SERVICE_TIMES = 25;
-  /** The shortest and longest probe, whatever the service time. */
+  /**
+   * The shortest and longest time a probe samples after its drain, whatever the service time; the longest is also
+   * the most a probe pins in all, drain included.
+   */
   public static final long MIN_PROBE_NANOS = 1_000_000_000L;
   public static final long MAX_PROBE_NANOS = 10_000_000_000L;
 
@@ -197,9 +201,17 @@ public final class BaselineProbe {
     nextDueNanos = nowNanos + jitteredInterval();
   }
 
-  /** Whether the probe under way has used up its time: its last tick, whose samples close the pool however thin. */
+  /**
+   * Whether the probe under way has used up its time: its last tick, whose samples close the pool however thin. Its
+   * time for samples starts once the work admitted before its pin has drained, and the whole probe, drain included,
+   * ends after {@link #MAX_PROBE_NANOS}. Counted from the pin, as it was, a probe on a node of two workers saturated
+   * from its start (60 requests admitted at the untuned initial limit, drained behind the critical tiers it runs
+   * first) ran out of time in the tick its old work drained, measured nothing, and so did the next one, which found
+   * the same backlog at the same limit: 30 s without a baseline at 32 permits per worker
+   * ({@code BaselineOnTwoWorkersScenarioTest}, critical-first node at 5 × C, seed 3).
+   */
   public boolean timeUp(long nowNanos) {
-    return probing && nowNanos - startedNanos >= probeNanos;
+    return probing && (drained && nowNanos - drainedNanos >= probeNanos || nowNanos - startedNanos >= MAX_PROBE_NANOS);
   }
 
   /** Whether a probe is under way. */

@@ -114,6 +114,8 @@ class BaselineProbeTest {
         previousGap = gap;
       }
       previousStart = start;
+      probe.pinned(PIN, 0);
+      assertThat(probe.sampling(PIN, PIN, 1, 0, t)).as("drained at once: nothing was in flight").isFalse();
       assertThat(probe.timeUp(t + BaselineProbe.MIN_PROBE_NANOS - MS)).isFalse();
       t += BaselineProbe.MIN_PROBE_NANOS; // 25 x 20 ms is below the minimum: one second
       assertThat(probe.timeUp(t)).isTrue();
@@ -122,6 +124,39 @@ class BaselineProbeTest {
     assertThat(previousGap).as("the last interval, about a minute")
         .isBetween((long) (0.85 * BaselineProbe.INTERVAL_NANOS), (long) (1.15 * BaselineProbe.INTERVAL_NANOS)
             + 2 * SECOND);
+  }
+
+  @Test
+  void aProbeSamplesForItsTimeOnceItsOldWorkHasDrained() {
+    BaselineProbe probe = new BaselineProbe(3);
+    probe.tick(true, false, false, false, SERVICE, PIN, 0);
+    long start = BaselineProbe.FIRST_PROBE_DELAY_NANOS;
+    assertThat(probe.tick(true, false, false, false, SERVICE, PIN, start)).isTrue();
+    probe.pinned(PIN, 60); // 60 requests admitted at the untuned initial limit, on a node of two workers
+    long t = start;
+    for (int i = 0; i < 16; i++) { // 1.6 s of draining, four completions a tick
+      t += 100 * MS;
+      assertThat(probe.sampling(30, PIN, 4, OLD, t)).isFalse();
+      assertThat(probe.timeUp(t)).as("still draining %d ms after the pin", (t - start) / MS).isFalse();
+    }
+    t += 100 * MS;
+    assertThat(probe.sampling(PIN, PIN, 4, 0, t)).as("the tick that finished the old queue").isFalse();
+    long drained = t;
+    assertThat(probe.timeUp(drained + BaselineProbe.MIN_PROBE_NANOS - MS)).isFalse();
+    assertThat(probe.timeUp(drained + BaselineProbe.MIN_PROBE_NANOS)).isTrue();
+  }
+
+  @Test
+  void aProbeThatNeverDrainsEndsAfterItsLongestTime() {
+    BaselineProbe probe = new BaselineProbe(3);
+    probe.tick(true, false, false, false, SERVICE, PIN, 0);
+    long start = BaselineProbe.FIRST_PROBE_DELAY_NANOS;
+    assertThat(probe.tick(true, false, false, false, SERVICE, PIN, start)).isTrue();
+    probe.pinned(PIN, 1_000);
+    assertThat(probe.timeUp(start + BaselineProbe.MAX_PROBE_NANOS - MS)).isFalse();
+    assertThat(probe.timeUp(start + BaselineProbe.MAX_PROBE_NANOS)).isTrue();
+    assertThat(probe.tick(true, false, false, false, SERVICE, PIN, start + BaselineProbe.MAX_PROBE_NANOS))
+        .as("time up").isFalse();
   }
 
   @Test

@@ -40,9 +40,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ServedConcurrencyScenarioTest {
 
   private static final long SECOND = StandardNode.SECOND;
-  private static final int WORKERS = 2;
+  static final int WORKERS = 2;
   private static final long SERVICE_NANOS = 20_000_000L;
-  private static final double CAPACITY = WORKERS * 1e9 / SERVICE_NANOS;
+  static final double CAPACITY = WORKERS * 1e9 / SERVICE_NANOS;
   static final int INITIAL_LIMIT = 64;
   private static final long END = 12 * SECOND;
   private static final long SETTLED_FROM = 4 * SECOND;
