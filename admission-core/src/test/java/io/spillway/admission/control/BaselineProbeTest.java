@@ -128,11 +128,8 @@ class BaselineProbeTest {
 
   @Test
   void aProbeSamplesForItsTimeOnceItsOldWorkHasDrained() {
-    BaselineProbe probe = new BaselineProbe(3);
-    probe.tick(true, false, false, false, SERVICE, PIN, 0);
+    BaselineProbe probe = firstProbePinnedOver(60); // admitted at the untuned initial limit, on a node of two workers
     long start = BaselineProbe.FIRST_PROBE_DELAY_NANOS;
-    assertThat(probe.tick(true, false, false, false, SERVICE, PIN, start)).isTrue();
-    probe.pinned(PIN, 60); // 60 requests admitted at the untuned initial limit, on a node of two workers
     long t = start;
     for (int i = 0; i < 16; i++) { // 1.6 s of draining, four completions a tick
       t += 100 * MS;
@@ -148,15 +145,21 @@ class BaselineProbeTest {
 
   @Test
   void aProbeThatNeverDrainsEndsAfterItsLongestTime() {
-    BaselineProbe probe = new BaselineProbe(3);
-    probe.tick(true, false, false, false, SERVICE, PIN, 0);
+    BaselineProbe probe = firstProbePinnedOver(1_000);
     long start = BaselineProbe.FIRST_PROBE_DELAY_NANOS;
-    assertThat(probe.tick(true, false, false, false, SERVICE, PIN, start)).isTrue();
-    probe.pinned(PIN, 1_000);
     assertThat(probe.timeUp(start + BaselineProbe.MAX_PROBE_NANOS - MS)).isFalse();
     assertThat(probe.timeUp(start + BaselineProbe.MAX_PROBE_NANOS)).isTrue();
     assertThat(probe.tick(true, false, false, false, SERVICE, PIN, start + BaselineProbe.MAX_PROBE_NANOS))
         .as("time up").isFalse();
+  }
+
+  /** A saturated node's first probe, started at its first delay and pinned with {@code inflight} old requests. */
+  private static BaselineProbe firstProbePinnedOver(int inflight) {
+    BaselineProbe probe = new BaselineProbe(3);
+    probe.tick(true, false, false, false, SERVICE, PIN, 0);
+    assertThat(probe.tick(true, false, false, false, SERVICE, PIN, BaselineProbe.FIRST_PROBE_DELAY_NANOS)).isTrue();
+    probe.pinned(PIN, inflight);
+    return probe;
   }
 
   @Test
