@@ -205,7 +205,7 @@ public final class BaselineProbe {
    * Whether the probe under way has used up its time: its last tick, whose samples close the pool however thin. Its
    * time for samples starts once the work admitted before its pin has drained, and the whole probe, drain included,
    * ends after {@link #MAX_PROBE_NANOS}. Counted from the pin, as it was, a probe on a node of two workers saturated
-   * from its start (60 requests admitted at the untuned initial limit, drained behind the critical tiers it runs
+   * from its start (58 requests admitted at the untuned initial limit, drained behind the critical tiers it runs
    * first) ran out of time in the tick its old work drained, measured nothing, and so did the next one, which found
    * the same backlog at the same limit: 30 s without a baseline at 32 permits per worker
    * ({@code BaselineOnTwoWorkersScenarioTest}, critical-first node at 5 × C, seed 3).
