@@ -1,10 +1,7 @@
 package io.spillway.admission.sim;
 
 import io.spillway.admission.OpType;
-import io.spillway.admission.SignalScope;
-import io.spillway.admission.Tier;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -65,12 +62,7 @@ class BaselineOnTwoWorkersScenarioTest {
     if (criticalFirst) {
       sim.node().criticalFirst();
     }
-    for (Tier tier : Tier.values()) {
-      for (int c = 0; c < 4; c++) {
-        sim.add(load * ServedConcurrencyScenarioTest.CAPACITY * StandardNode.TIER_SHARE[tier.ordinal()] / 4,
-            OpType.READ, tier, "c-" + tier + "-" + c).partition(SignalScope.ANY_PARTITION).between(0L, END);
-      }
-    }
+    ServedConcurrencyScenarioTest.readsAt(sim, load, END);
     List<Double> ratios = new ArrayList<>();
     List<Double> limits = new ArrayList<>();
     long[] next = {FROM};
@@ -85,13 +77,13 @@ class BaselineOnTwoWorkersScenarioTest {
     });
     sim.run(END);
     long withoutBaseline = ratios.stream().filter(r -> r.isInfinite()).count();
+    double ratio = ServedConcurrencyScenarioTest.median(ratios);
     SWEEP.start(node + " node at " + load + " x C", seed)
         .atMost("samples from 10 s without a learned baseline", withoutBaseline, 0)
-        .targetAtMost("learned baseline / plant's no-load p90, median from 10 s", median(ratios),
-            TARGET_BASELINE_RATIO)
-        .regressionCeiling("learned baseline / plant's no-load p90, median from 10 s", median(ratios),
+        .targetAtMost("learned baseline / plant's no-load p90, median from 10 s", ratio, TARGET_BASELINE_RATIO)
+        .regressionCeiling("learned baseline / plant's no-load p90, median from 10 s", ratio,
             ceiling(criticalFirst, load))
-        .figure("limit per worker, median from 10 s", median(limits))
+        .figure("limit per worker, median from 10 s", ServedConcurrencyScenarioTest.median(limits))
         .figure("goodput / C from 10 s", sim.goodputPerSecond(FROM, END) / ServedConcurrencyScenarioTest.CAPACITY)
         .verify();
   }
@@ -107,9 +99,4 @@ class BaselineOnTwoWorkersScenarioTest {
     return load < 4 ? 3.62 : 5.08;
   }
 
-  private static double median(List<Double> values) {
-    List<Double> sorted = new ArrayList<>(values);
-    Collections.sort(sorted);
-    return sorted.get(sorted.size() / 2);
-  }
 }

@@ -129,10 +129,15 @@ class ServedConcurrencyScenarioTest {
 
   /** Reads at 3 × C over [0, end), four clients per tier in the standard tier shares; returns the streams. */
   static List<Simulation.Stream> readsAtThreeTimesCapacity(Simulation sim, long end) {
+    return readsAt(sim, 3.0, end);
+  }
+
+  /** Reads at {@code multiple} × C over [0, end), four clients per tier in the standard tier shares. */
+  static List<Simulation.Stream> readsAt(Simulation sim, double multiple, long end) {
     List<Simulation.Stream> streams = new ArrayList<>();
     for (Tier tier : Tier.values()) {
       for (int c = 0; c < 4; c++) {
-        streams.add(sim.add(3.0 * CAPACITY * StandardNode.TIER_SHARE[tier.ordinal()] / 4, OpType.READ, tier,
+        streams.add(sim.add(multiple * CAPACITY * StandardNode.TIER_SHARE[tier.ordinal()] / 4, OpType.READ, tier,
             "c-" + tier + "-" + c).partition(SignalScope.ANY_PARTITION).between(0L, end));
       }
     }
