@@ -22,9 +22,12 @@ package io.spillway.admission.control;
  * tuned limit, at least the engine's {@code limit.min} (a node of hundreds of workers gets its samples in a fraction
  * of a second, and the lowest value over the window comes from the probes that ran below the worker count), and at
  * least what the critical tiers offer in permits at the no-load latency, plus one (a confirming probe at most the pin
- * of the probe it confirms, {@link #confirmingPin}); once the old work has drained it raises the pin to what a load
- * within the node's reach needs at the service time the probe measures (Little's law), so that a node that only got
- * slower is measured without queueing its load behind the pin. A probe waits until the
+ * of the probe it confirms, {@link #confirmingPin}); where the pin's floor is {@code limit.min}, which may exceed
+ * the node's parallelism, a probe measures at that floor or below it, as far as {@link KneeSearch} has found the
+ * node's knee, the critical tiers' permits being their room past it, and a search's next step is repeated
+ * {@link #FIRST_PROBE_DELAY_NANOS} after the last one ended; once the old work has drained it raises the pin to what
+ * a load within the node's reach needs at the service time the probe measures (Little's law), so that a node that
+ * only got slower is measured without queueing its load behind the pin. A probe waits until the
  * work admitted above the pin has drained (its latency holds the old queue), then samples until the baseline has pooled
  * a fresh value or the probe's time runs out; a probe whose overload ends while it still drains is abandoned
  * ({@link #abandon}) and, if the node is still saturated, repeated a second later. Meanwhile the rejector holds its
@@ -77,6 +80,8 @@ public final class BaselineProbe {
   private boolean unconfirmed;
   /** The last probe was abandoned before it measured anything ({@link #abandon}). */
   private boolean abandoned;
+  /** Where probes measure a node whose parallelism may lie below their pin. */
+  private final KneeSearch knee = new KneeSearch();
 
   /** @param seed varies the jitter from engine to engine */
   public BaselineProbe(long seed) {
@@ -127,7 +132,10 @@ public final class BaselineProbe {
     // needs none to start from): the node may have got slower, which only a measurement tells from a queue.
     boolean remeasure = latencyAboveTarget && (neverMeasured || age >= FIRST_INTERVAL_NANOS);
     boolean pinnedTooHigh = probes > 0 && lastPin >= 2L * pinNow;
-    boolean repeatSoon = pinnedTooHigh || unconfirmed || abandoned;
+    if (!saturated) {
+      knee.overloadEnded(); // a search for the knee belongs to the overload it began in
+    }
+    boolean repeatSoon = pinnedTooHigh || unconfirmed || abandoned || knee.searching();
     boolean stale = !baselineKnown || age >= interval() || remeasure || repeatSoon;
     long due = nextDueNanos;
     if (remeasure && probes > 0) {
@@ -142,6 +150,7 @@ public final class BaselineProbe {
       probing = true;
       unconfirmed = false;
       abandoned = false;
+      knee.probeStarted();
       drained = false;
       startedNanos = nowNanos;
       probeNanos = (long) Math.max(MIN_PROBE_NANOS,
@@ -175,6 +184,11 @@ public final class BaselineProbe {
    */
   public int confirmingPin(int pin) {
     return unconfirmed ? Math.min(pin, lastPin) : pin;
+  }
+
+  /** Where probes measure a node whose parallelism may lie below their pin ({@link KneeSearch}). Control thread. */
+  public KneeSearch knee() {
+    return knee;
   }
 
   /** Whether the probe under way still waits for the work admitted before its pin to drain (it has no samples). */

@@ -1,6 +1,7 @@
 package io.spillway.admission.loop;
 
 import io.spillway.admission.control.BaselineProbe;
+import io.spillway.admission.control.KneeSearch;
 import io.spillway.admission.control.VegasLimitTuner;
 import io.spillway.admission.path.InflightLimiter;
 
@@ -78,6 +79,15 @@ final class ProbePin {
   private double completableBeforeProbe = Double.NaN;
   /** The shortest mean service time of a tick since the probe under way started following its load (NaN: none). */
   private double fastestMeanNanos = Double.NaN;
+  /** Completions, time and ticks (all, and with the load waiting at the pin) of the probe's sampling ticks. */
+  private long sampledCompletions;
+  private long sampledNanos;
+  private int sampledTicks;
+  private int saturatedTicks;
+  /** Whether the probe under way raised its pin to its load's need ({@link #followLoad}). */
+  private boolean followedLoad;
+  /** The permits the critical tiers may take past the pin of the probe under way (the rest of its whole pin). */
+  private int criticalRoom;
 
   ProbePin(BaselineProbe probe, LearnedTargets targets, VegasLimitTuner tuner, InflightLimiter limiter,
       EngineEvents events, TuningPeriod period) {
@@ -96,18 +106,27 @@ final class ProbePin {
 
   /**
    * Pins the limit for the probe that starts this tick. Each baseline's value will come from the probe's own samples
-   * and replace its window.
+   * and replace its window. The probe measures at {@code pin}, or at less where the pin's floor is {@code limit.min}
+   * ({@link KneeSearch#measuringPin}); the rest of {@code pin} is the critical tiers' room past it.
    *
+   * @param pin the probe's whole pin: its floor ({@link #pinFor}), or the critical tiers' permits where those are more
+   * @param limitMin the engine's {@code limit.min}
    * @param completablePerSecond what the node completes per second at its tuned limit (NaN: unknown)
    */
-  void start(int pin, int limitBefore, double arrivalRate, double throughput, double completablePerSecond,
-      long now) {
+  void start(int pin, int limitMin, int limitBefore, double arrivalRate, double throughput,
+      double completablePerSecond, long now) {
     targets.startMeasurement();
-    pinnedLimit = pin;
+    pinnedLimit = probe.knee().measuringPin(pin, pinFor(limitMin, tuner.limit()), limitMin);
+    criticalRoom = pin - pinnedLimit;
     arrivalRateAtPin = arrivalRate;
     throughputAtPin = throughput;
     completableBeforeProbe = completablePerSecond;
     fastestMeanNanos = Double.NaN;
+    sampledCompletions = 0;
+    sampledNanos = 0;
+    sampledTicks = 0;
+    saturatedTicks = 0;
+    followedLoad = false;
     probe.pinned(pinnedLimit, limiter.inflight());
     limiter.setLimit(pinnedLimit);
     events.limitChanged(limitBefore, pinnedLimit, now);
@@ -147,6 +166,7 @@ final class ProbePin {
     boolean unqueued = meanNanos <= QUEUED_MEAN * fastestMeanNanos;
     int pin = (int) Math.min(unqueued ? limitMax : tuner.limit(), Math.ceil(needed));
     if (pin > pinnedLimit) {
+      followedLoad = true;
       events.limitChanged(pinnedLimit, pin, now);
       pinnedLimit = pin;
       limiter.setLimit(pin);
@@ -158,11 +178,21 @@ final class ProbePin {
    * have been tuned (the initial one, on a node saturated from its start), and slow start may grow past the level of
    * the last decrease if the probe found the node slower ({@link #SLOW_START_RESTART_RISE}).
    *
+   * The probe tells {@link KneeSearch} whether it held the node's throughput: the load waited at the pin in at least
+   * half its sampling ticks, its pin was not raised to its load's need ({@link #followLoad}), and its node completed at
+   * least {@link KneeSearch#HELD_THROUGHPUT} of the most it has completed in a second lately.
+   *
    * @param servedConcurrency the requests the node has shown it serves at once (NaN: unknown)
+   * @param maxCompletionsPerSecond the most the node has completed in a second lately (NaN: unknown)
+   * @param limitMin the engine's {@code limit.min}
    */
-  void finish(double servedConcurrency, long now) {
+  void finish(double servedConcurrency, double maxCompletionsPerSecond, int limitMin, long now) {
     double rise = targets.largestRise(); // NaN for a first measurement, or none
     probe.confirm(rise);
+    double rate = sampledNanos > 0 ? sampledCompletions / (sampledNanos * 1e-9) : Double.NaN;
+    boolean heldThroughput = !followedLoad && 2 * saturatedTicks >= sampledTicks
+        && rate >= KneeSearch.HELD_THROUGHPUT * maxCompletionsPerSecond;
+    probe.knee().probeEnded(pinnedLimit, heldThroughput, limitMin);
     tuner.lowerTo(Math.max(pinnedLimit, SERVED_GAIN * servedConcurrency));
     if (!(rise <= SLOW_START_RESTART_RISE)) {
       tuner.restartSlowStart();
@@ -221,6 +251,23 @@ final class ProbePin {
       settlingTicks = waiting == 0 ? 0 : settlingTicks - 1;
     }
     return pinned || settlingTicks > 0;
+  }
+
+  /**
+   * A sampling tick of the probe under way: its completions, its length and whether its load waited at the pin.
+   */
+  void sampled(long completions, double dtSeconds, boolean saturated) {
+    sampledCompletions += completions;
+    sampledNanos += (long) (dtSeconds * 1e9);
+    sampledTicks++;
+    if (saturated) {
+      saturatedTicks++;
+    }
+  }
+
+  /** The permits the critical tiers may take past the pin of the probe under way. */
+  int criticalRoom() {
+    return probe.probing() ? criticalRoom : 0;
   }
 
   /** The limit the probe under way pins. */
