@@ -150,7 +150,6 @@ public final class BaselineProbe {
       probing = true;
       unconfirmed = false;
       abandoned = false;
-      knee.probeStarted();
       drained = false;
       startedNanos = nowNanos;
       probeNanos = (long) Math.max(MIN_PROBE_NANOS,

@@ -25,8 +25,8 @@ package io.spillway.admission.control;
  *   <li>A probe at its own pin or more that did not hold the throughput says nothing is known: the search starts
  *       over.</li>
  * </ul>
- * A search halves at most twice from the default floor (4, 2); each step costs the node the throughput its half pin
- * leaves idle for one probe, which is why a pin must hold {@link #HELD_THROUGHPUT}, not less, to be halved.
+ * From the default floor a search halves once (4 → 2); a step costs the node the throughput its half pin leaves idle
+ * for one probe, which is why a pin must hold {@link #HELD_THROUGHPUT}, not less, to be halved.
  * Control thread only.
  */
 public final class KneeSearch {
@@ -85,11 +85,6 @@ public final class KneeSearch {
     } else {
       cap = pin;
     }
-  }
-
-  /** A probe has started: a search step, if one was due, is under way. */
-  public void probeStarted() {
-    searching = false;
   }
 
   /** The overload a search began in has ended: its next step waits for the next probe due anyway. */

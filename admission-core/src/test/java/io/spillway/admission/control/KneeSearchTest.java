@@ -26,8 +26,6 @@ class KneeSearchTest {
     knee.probeEnded(4, true, LIMIT_MIN);
     assertThat(knee.searching()).isTrue();
     assertThat(knee.found()).isTrue();
-    knee.probeStarted();
-    assertThat(knee.searching()).isFalse();
     assertThat(knee.measuringPin(11, LIMIT_MIN, LIMIT_MIN)).isEqualTo(2);
     knee.probeEnded(2, true, LIMIT_MIN);
     assertThat(knee.searching()).as("2 is the lowest pin").isFalse();

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.spillway.admission.OpType;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -46,6 +48,7 @@ class BaselineOnTwoWorkersScenarioTest {
   static final double TARGET_BASELINE_RATIO = 1.5;
   /** The goodput threshold, on every run: with the knee found and no queue allowance, 4 runs of 80 miss it. */
   static final double GOODPUT_FLOOR = 0.95;
+  private static final Map<String, Run> RUNS = new ConcurrentHashMap<>();
   private static final String RATIO = "learned baseline / plant's no-load p90, median from 10 s";
   private static final Sweep SWEEP = new Sweep("Learned READ baseline on two workers (20 ms, lognormal 0.5)");
 
@@ -93,7 +96,12 @@ class BaselineOnTwoWorkersScenarioTest {
   /** One run's figures from 10 s to 30 s (medians of 100 ms samples). */
   private record Run(long withoutBaseline, double ratio, double limitPerWorker, double goodput) {}
 
+  /** Each run once: the per-run test and the medians read the same 80 simulations. */
   private static Run run(String node, double load, long seed) {
+    return RUNS.computeIfAbsent(node + " " + load + " " + seed, k -> simulate(node, load, seed));
+  }
+
+  private static Run simulate(String node, double load, long seed) {
     boolean criticalFirst = node.equals("critical-first");
     Simulation sim = ServedConcurrencyScenarioTest.twoWorkerNode(seed, b -> b.limitCriticalFirst(criticalFirst));
     if (criticalFirst) {
