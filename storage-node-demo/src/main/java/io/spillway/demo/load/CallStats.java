@@ -1,5 +1,6 @@
 package io.spillway.demo.load;
 
+import java.util.EnumMap;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,20 +24,29 @@ public final class CallStats {
   final LongAdder attempts = new LongAdder();
   final LongAdder lateOk = new LongAdder();
   final LongAdder okOnRetry = new LongAdder();
+  private final LongAdder[] okByOp = new LongAdder[OpMix.Op.values().length];
   private final Map<String, LongAdder> failedBy = new ConcurrentHashMap<>();
   private final Recorder latency = new Recorder(MAX_LATENCY_NANOS, 2);
   private final Recorder firstAttemptLatency = new Recorder(MAX_LATENCY_NANOS, 2);
   private Histogram interval;
   private Histogram firstAttemptInterval;
 
+  CallStats() {
+    for (int i = 0; i < okByOp.length; i++) {
+      okByOp[i] = new LongAdder();
+    }
+  }
+
   /**
    * A call that succeeded.
    *
    * @param latencyNanos from the first attempt's intended send to the reply
    * @param attempt the number of the attempt that succeeded, 1 for the first
+   * @param op the call's command
    */
-  void succeeded(long latencyNanos, int attempt) {
+  void succeeded(long latencyNanos, int attempt, OpMix.Op op) {
     ok.increment();
+    okByOp[op.ordinal()].increment();
     final long clamped = Math.min(Math.max(0, latencyNanos), MAX_LATENCY_NANOS);
     latency.recordValue(clamped);
     if (attempt > 1) {
@@ -71,8 +81,12 @@ public final class CallStats {
     firstAttemptInterval = firstAttemptLatency.getIntervalHistogram(firstAttemptInterval);
     final Map<String, Long> by = new TreeMap<>();
     failedBy.forEach((r, n) -> by.put(r, n.sum()));
+    final Map<OpMix.Op, Long> byOp = new EnumMap<>(OpMix.Op.class);
+    for (OpMix.Op op : OpMix.Op.values()) {
+      byOp.put(op, okByOp[op.ordinal()].sum());
+    }
     return new CallSample(calls.sum(), ok.sum(), failed.sum(), attempts.sum(), lateOk.sum(), by, interval.copy(),
-        okOnRetry.sum(), firstAttemptInterval.copy());
+        okOnRetry.sum(), firstAttemptInterval.copy(), byOp);
   }
 
   /**
@@ -87,8 +101,14 @@ public final class CallStats {
    * @param latency latencies of the calls that succeeded since the previous sample, nanoseconds
    * @param okOnRetry calls so far that succeeded on a retry, not on their first attempt
    * @param firstAttemptLatency the part of {@code latency} of the calls that succeeded on their first attempt
+   * @param okByOp calls so far that succeeded, by command ({@code ok} split; every command present)
    */
   public record CallSample(long calls, long ok, long failed, long attempts, long lateOk, Map<String, Long> failedBy,
-      Histogram latency, long okOnRetry, Histogram firstAttemptLatency) {
+      Histogram latency, long okOnRetry, Histogram firstAttemptLatency, Map<OpMix.Op, Long> okByOp) {
+
+    /** Calls of {@code op} so far that succeeded; 0 for a command not counted. */
+    public long ok(OpMix.Op op) {
+      return okByOp.getOrDefault(op, 0L);
+    }
   }
 }

@@ -266,7 +266,7 @@ final class CallerConnection implements AutoCloseable {
           continue;
         }
         if (!reply.isError()) {
-          stats.succeeded(now - a.call.intendedNanos, a.number);
+          stats.succeeded(now - a.call.intendedNanos, a.number, a.call.op);
           if (schedule.phaseAt(now - startNanos).retry().mode() == RetryPolicy.Mode.HELPER) {
             helper.onAccepted();
           }

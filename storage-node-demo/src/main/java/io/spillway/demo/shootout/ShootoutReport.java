@@ -3,6 +3,7 @@ package io.spillway.demo.shootout;
 import io.spillway.admission.Tier;
 import io.spillway.demo.admin.Json;
 import io.spillway.demo.command.TierNames;
+import io.spillway.demo.load.OpMix;
 import io.spillway.demo.load.RetryPolicy;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -73,6 +74,17 @@ final class ShootoutReport {
     final Map<String, Object> byTier = new LinkedHashMap<>();
     r.failedByTier().forEach((t, reasons) -> byTier.put(TierNames.wireName(t), reasons));
     m.put("failed_by_tier", byTier);
+    final Map<String, Object> byBlock = new LinkedHashMap<>();
+    r.okByOpOverload().forEach((block, tiers) -> {
+      final Map<String, Object> t = new LinkedHashMap<>();
+      tiers.forEach((tier, ops) -> {
+        final Map<String, Object> o = new LinkedHashMap<>();
+        ops.forEach((op, n) -> o.put(op.name(), n));
+        t.put(TierNames.wireName(tier), o);
+      });
+      byBlock.put(block, t);
+    });
+    m.put("ok_by_command_overload", byBlock);
     m.put("goodput_series", r.goodputSeries());
     m.put("t1_p99_series_ms", r.t1P99Series());
     m.put("heap_series_mib", r.heapSeries());
@@ -138,6 +150,19 @@ final class ShootoutReport {
       tierCells(b, r.successCostShift());
       b.append('\n');
     }
+    b.append("\nCalls that succeeded in the overload, by command (GET / SET / RANGE), in each of its blocks, all tiers "
+        + "and the t0–t1 part: a SET or a RANGE holds a storage thread longer than a GET, so what a strategy serves "
+        + "decides how many calls its busy threads complete:\n\n| strategy |");
+    StrategyResult.BLOCKS.forEach(block -> b.append(' ').append(block).append(" |"));
+    b.append("\n|---|").append("---|".repeat(StrategyResult.BLOCKS.size())).append('\n');
+    for (StrategyResult r : results) {
+      b.append("| ").append(r.strategy()).append(" |");
+      for (String block : StrategyResult.BLOCKS) {
+        b.append(String.format(Locale.ROOT, " %s (t0–t1 %s) |", commands(r, block, List.of(Tier.values())),
+            commands(r, block, List.of(Tier.T0, Tier.T1))));
+      }
+      b.append('\n');
+    }
     b.append("\nCalls failed for good over the whole run, by the last attempt's outcome (all tiers; t0 and t1):\n\n");
     for (StrategyResult r : results) {
       b.append("- ").append(r.strategy()).append(": ").append(r.failedBy().isEmpty() ? "none" : r.failedBy());
@@ -146,6 +171,15 @@ final class ShootoutReport {
         b.append("; ").append(TierNames.wireName(t)).append(' ').append(reasons == null ? "none" : reasons);
       }
       b.append('\n');
+    }
+    return b.toString();
+  }
+
+  /** "GET / SET / RANGE" successes of a block, summed over {@code tiers}. */
+  private static String commands(StrategyResult r, String block, List<Tier> tiers) {
+    final StringBuilder b = new StringBuilder();
+    for (OpMix.Op op : OpMix.Op.values()) {
+      b.append(b.length() == 0 ? "" : " / ").append(r.okInBlock(block, op, tiers));
     }
     return b.toString();
   }

@@ -2,8 +2,10 @@ package io.spillway.demo.shootout;
 
 import io.spillway.admission.Tier;
 import io.spillway.demo.load.CallStats.CallSample;
+import io.spillway.demo.load.OpMix;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -40,6 +42,9 @@ import org.HdrHistogram.Histogram;
  *     strategy left its nodes' storage idle, whatever it served with the rest
  * @param storageBusyCostShift likewise during the cost shift
  * @param failedByTier per tier and reason, the calls that failed for good over the run
+ * @param okByOpOverload per block of the overload ({@link #BLOCKS}: before the cost shift, the shift, after it),
+ *     per tier and command, the calls that succeeded: what the storage time went to, since a write or a scan
+ *     holds a storage thread longer than a read
  * @param goodputSeries successful calls per second, each second
  * @param t1P99Series t1 p99 each second, ms (0 when no t1 call succeeded that second)
  * @param heapSeries most heap used each second, MiB
@@ -50,9 +55,12 @@ public record StrategyResult(String strategy, double goodputOverload, double off
     Map<Tier, Double> successRun, double t1P50OverloadMs, double t1P99OverloadMs, double t1P99BeforeMs,
     double t1P99FirstAttemptOverloadMs, double t1OkOnRetryOverload, double peakHeapMb, long peakPending,
     int peakThreads, int secondsToGoodput, int secondsToRecover, double storageBusyOverload,
-    double storageBusyCostShift, Map<Tier, Map<String, Long>> failedByTier, List<Double> goodputSeries,
+    double storageBusyCostShift, Map<Tier, Map<String, Long>> failedByTier,
+    Map<String, Map<Tier, Map<OpMix.Op, Long>>> okByOpOverload, List<Double> goodputSeries,
     List<Double> t1P99Series, List<Double> heapSeries, List<Long> pendingSeries) {
 
+  /** The overload's blocks, in order: 5 × C before the cost shift, the cost shift, 5 × C after it. */
+  public static final List<String> BLOCKS = List.of("before the shift", "cost shift", "after the shift");
   private static final double MB = 1024.0 * 1024.0;
   /** Quiet seconds skipped before the baseline p99 (connections warming up). */
   static final int WARM_UP_SECONDS = 2;
@@ -122,7 +130,8 @@ public record StrategyResult(String strategy, double goodputOverload, double off
         success(null, last), percentileMs(t1Overload, 50), percentileMs(t1Overload, 99), beforeP99,
         percentileMs(t1FirstAttemptOverload, 99), okOnRetryShare(atUp, atDown, Tier.T1), peakHeap,
         peakPending, peakThreads, toGoodput, toRecover, busyShare(atUp, atDown, storageThreads),
-        busyShare(atShift, atShiftEnd, storageThreads), failedByTier(last), goodput, t1p99, heap, pending);
+        busyShare(atShift, atShiftEnd, storageThreads), failedByTier(last),
+        okByOpOverload(List.of(atUp, atShift, atShiftEnd, atDown)), goodput, t1p99, heap, pending);
   }
 
   /** The storage threads' busy share between two seconds (null: the start); 0 when there is no time between. */
@@ -170,6 +179,40 @@ public record StrategyResult(String strategy, double goodputOverload, double off
       m.put(tier, ok + failed == 0 ? 1.0 : (double) ok / (ok + failed));
     });
     return m;
+  }
+
+  /** Per block between consecutive {@code bounds} (named by {@link #BLOCKS}), per tier and command, the successes. */
+  private static Map<String, Map<Tier, Map<OpMix.Op, Long>>> okByOpOverload(List<Second> bounds) {
+    final Map<String, Map<Tier, Map<OpMix.Op, Long>>> m = new LinkedHashMap<>();
+    for (int b = 0; b < BLOCKS.size(); b++) {
+      final Second from = bounds.get(b);
+      final Second to = bounds.get(b + 1);
+      final Map<Tier, Map<OpMix.Op, Long>> byTier = new EnumMap<>(Tier.class);
+      if (to != null) {
+        to.tiers().keySet().forEach(tier -> {
+          final Map<OpMix.Op, Long> byOp = new EnumMap<>(OpMix.Op.class);
+          for (OpMix.Op op : OpMix.Op.values()) {
+            byOp.put(op, to.since(from, tier, s -> s.ok(op)));
+          }
+          byTier.put(tier, byOp);
+        });
+      }
+      m.put(BLOCKS.get(b), byTier);
+    }
+    return m;
+  }
+
+  /**
+   * The successes of one block of the overload with a command, summed over {@code tiers}; 0 for a block not
+   * measured.
+   */
+  public long okInBlock(String block, OpMix.Op op, List<Tier> tiers) {
+    final Map<Tier, Map<OpMix.Op, Long>> byTier = okByOpOverload.getOrDefault(block, Map.of());
+    long sum = 0;
+    for (Tier t : tiers) {
+      sum += byTier.getOrDefault(t, Map.of()).getOrDefault(op, 0L);
+    }
+    return sum;
   }
 
   /** Per reason, the calls of every tier that failed for good over the run. */

@@ -4,18 +4,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-/** A call that succeeds on a retry counts once, as a success and as one on a retry, outside the first-attempt p99. */
+/**
+ * A call that succeeds on a retry counts once, as a success and as one on a retry, outside the first-attempt p99;
+ * every success counts under its command.
+ */
 class CallStatsTest {
   private static final long MS = 1_000_000L;
 
   @Test
   void aSuccessOnARetryIsCountedApartFromTheFirstAttempts() {
     final CallStats stats = new CallStats();
-    stats.succeeded(20 * MS, 1);
-    stats.succeeded(30 * MS, 1);
-    stats.succeeded(1_200 * MS, 2);
+    stats.succeeded(20 * MS, 1, OpMix.Op.GET);
+    stats.succeeded(30 * MS, 1, OpMix.Op.RANGE);
+    stats.succeeded(1_200 * MS, 2, OpMix.Op.GET);
     final CallStats.CallSample s = stats.sample();
     assertThat(s.ok()).isEqualTo(3);
+    assertThat(s.ok(OpMix.Op.GET)).isEqualTo(2);
+    assertThat(s.ok(OpMix.Op.RANGE)).isEqualTo(1);
+    assertThat(s.ok(OpMix.Op.SET)).isZero();
     assertThat(s.okOnRetry()).isEqualTo(1);
     assertThat(s.latency().getTotalCount()).isEqualTo(3);
     assertThat(s.firstAttemptLatency().getTotalCount()).isEqualTo(2);

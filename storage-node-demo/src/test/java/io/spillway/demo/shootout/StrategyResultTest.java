@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.spillway.admission.Tier;
 import io.spillway.demo.load.CallStats.CallSample;
+import io.spillway.demo.load.OpMix;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -38,7 +39,7 @@ class StrategyResultTest {
     }
     final Map<Tier, CallSample> tiers = new EnumMap<>(Tier.class);
     tiers.put(Tier.T1, new CallSample(okTotal + failedTotal, okTotal, failedTotal, okTotal + failedTotal, 0L,
-        Map.of("SHED_TIER", failedTotal), h, onRetryTotal, first));
+        Map.of("SHED_TIER", failedTotal), h, onRetryTotal, first, Map.of(OpMix.Op.GET, okTotal)));
     return new Second(n, tiers, 100L * 1024 * 1024 * n, 10L * n, 50 + n, n < BUSY_NANOS.length ? BUSY_NANOS[n] : 0);
   }
 
@@ -86,6 +87,39 @@ class StrategyResultTest {
     assertThat(r.t1OkOnRetryOverload()).isEqualTo(20.0 / 220.0);
     assertThat(r.t1P99OverloadMs()).as("the retried calls are the slowest 9 %").isBetween(1_990.0, 2_010.0);
     assertThat(r.t1P99FirstAttemptOverloadMs()).isBetween(49.0, 51.0);
+  }
+
+  @Test
+  void theOverloadsSuccessesAreSplitByCommandAndTierInEachBlock() {
+    final Scenario scenario = new Scenario(100, 0.5); // step up at 5 s, shift 7.5-12.5 s (8-13 rounded), down at 15
+    final List<Second> s = new ArrayList<>();
+    for (int i = 1; i <= 20; i++) {
+      final long inShift = Math.max(0, Math.min(i, 13) - 8); // seconds 9-13
+      final long t1Gets = 10L * i;
+      final Map<Tier, CallSample> tiers = new EnumMap<>(Tier.class);
+      tiers.put(Tier.T1, sample(t1Gets + 2 * inShift, Map.of(OpMix.Op.GET, t1Gets, OpMix.Op.RANGE, 2 * inShift)));
+      tiers.put(Tier.T3, sample(i, Map.of(OpMix.Op.SET, (long) i)));
+      s.add(new Second(i, tiers, 0L, 0L, 0, 0L));
+    }
+    final StrategyResult r = StrategyResult.of("x", scenario, s, THREADS);
+    final List<Tier> all = List.of(Tier.values());
+    final List<Tier> critical = List.of(Tier.T0, Tier.T1);
+    assertThat(StrategyResult.BLOCKS).containsExactly("before the shift", "cost shift", "after the shift");
+    assertThat(r.okInBlock("before the shift", OpMix.Op.GET, all)).as("seconds 6-8").isEqualTo(30);
+    assertThat(r.okInBlock("before the shift", OpMix.Op.RANGE, all)).isZero();
+    assertThat(r.okInBlock("cost shift", OpMix.Op.RANGE, critical)).as("seconds 9-13").isEqualTo(10);
+    assertThat(r.okInBlock("cost shift", OpMix.Op.SET, critical)).as("the SETs are t3's").isZero();
+    assertThat(r.okInBlock("cost shift", OpMix.Op.SET, all)).isEqualTo(5);
+    assertThat(r.okInBlock("after the shift", OpMix.Op.GET, all)).as("seconds 14-15").isEqualTo(20);
+    assertThat(r.okInBlock("after the shift", OpMix.Op.RANGE, all)).isZero();
+    assertThat(ShootoutReport.table(scenario, List.of(r)))
+        .contains("| x | 30 / 3 / 0 (t0–t1 30 / 0 / 0) | 50 / 5 / 10 (t0–t1 50 / 0 / 10) "
+            + "| 20 / 2 / 0 (t0–t1 20 / 0 / 0) |");
+  }
+
+  /** A tier's cumulative sample with {@code ok} successes split by command as given, nothing failed. */
+  private static CallSample sample(long ok, Map<OpMix.Op, Long> okByOp) {
+    return new CallSample(ok, ok, 0L, ok, 0L, Map.of(), new Histogram(2), 0L, new Histogram(2), okByOp);
   }
 
   @Test
