@@ -25,6 +25,7 @@ public final class CallStats {
   final LongAdder lateOk = new LongAdder();
   final LongAdder okOnRetry = new LongAdder();
   private final LongAdder[] okByOp = new LongAdder[OpMix.Op.values().length];
+  private final LongAdder[] failedByOp = new LongAdder[OpMix.Op.values().length];
   private final Map<String, LongAdder> failedBy = new ConcurrentHashMap<>();
   private final Recorder latency = new Recorder(MAX_LATENCY_NANOS, 2);
   private final Recorder firstAttemptLatency = new Recorder(MAX_LATENCY_NANOS, 2);
@@ -34,6 +35,7 @@ public final class CallStats {
   CallStats() {
     for (int i = 0; i < okByOp.length; i++) {
       okByOp[i] = new LongAdder();
+      failedByOp[i] = new LongAdder();
     }
   }
 
@@ -66,9 +68,11 @@ public final class CallStats {
    *
    * @param reason the last attempt's outcome: a {@code -BUSY} reason, {@code TIMEOUT}, {@code ERROR},
    *     {@code SKIPPED} (never sent: too many unanswered on the connection) or {@code UNFINISHED} (run ended first)
+   * @param op the call's command
    */
-  void failed(String reason) {
+  void failed(String reason, OpMix.Op op) {
     failed.increment();
+    failedByOp[op.ordinal()].increment();
     failedBy.computeIfAbsent(reason, r -> new LongAdder()).increment();
   }
 
@@ -81,12 +85,14 @@ public final class CallStats {
     firstAttemptInterval = firstAttemptLatency.getIntervalHistogram(firstAttemptInterval);
     final Map<String, Long> by = new TreeMap<>();
     failedBy.forEach((r, n) -> by.put(r, n.sum()));
-    final Map<OpMix.Op, Long> byOp = new EnumMap<>(OpMix.Op.class);
+    final Map<OpMix.Op, Long> okOf = new EnumMap<>(OpMix.Op.class);
+    final Map<OpMix.Op, Long> failedOf = new EnumMap<>(OpMix.Op.class);
     for (OpMix.Op op : OpMix.Op.values()) {
-      byOp.put(op, okByOp[op.ordinal()].sum());
+      okOf.put(op, okByOp[op.ordinal()].sum());
+      failedOf.put(op, failedByOp[op.ordinal()].sum());
     }
     return new CallSample(calls.sum(), ok.sum(), failed.sum(), attempts.sum(), lateOk.sum(), by, interval.copy(),
-        okOnRetry.sum(), firstAttemptInterval.copy(), byOp);
+        okOnRetry.sum(), firstAttemptInterval.copy(), okOf, failedOf);
   }
 
   /**
@@ -101,14 +107,21 @@ public final class CallStats {
    * @param latency latencies of the calls that succeeded since the previous sample, nanoseconds
    * @param okOnRetry calls so far that succeeded on a retry, not on their first attempt
    * @param firstAttemptLatency the part of {@code latency} of the calls that succeeded on their first attempt
-   * @param okByOp calls so far that succeeded, by command ({@code ok} split; every command present)
+   * @param okByOp calls so far that succeeded, by command ({@code ok} split)
+   * @param failedByOp calls so far that failed for good, by command ({@code failed} split)
    */
   public record CallSample(long calls, long ok, long failed, long attempts, long lateOk, Map<String, Long> failedBy,
-      Histogram latency, long okOnRetry, Histogram firstAttemptLatency, Map<OpMix.Op, Long> okByOp) {
+      Histogram latency, long okOnRetry, Histogram firstAttemptLatency, Map<OpMix.Op, Long> okByOp,
+      Map<OpMix.Op, Long> failedByOp) {
 
     /** Calls of {@code op} so far that succeeded; 0 for a command not counted. */
     public long ok(OpMix.Op op) {
       return okByOp.getOrDefault(op, 0L);
+    }
+
+    /** Calls of {@code op} so far that failed for good; 0 for a command not counted. */
+    public long failed(OpMix.Op op) {
+      return failedByOp.getOrDefault(op, 0L);
     }
   }
 }

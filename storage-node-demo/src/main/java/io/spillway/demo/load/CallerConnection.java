@@ -171,7 +171,7 @@ final class CallerConnection implements AutoCloseable {
 
   private void send(Call call, int number, long now) throws IOException {
     if (unanswered.get() >= maxOutstanding) {
-      stats.failed("SKIPPED");
+      stats.failed("SKIPPED", call.op);
       return;
     }
     final RetryPolicy policy = schedule.phaseAt(now - startNanos).retry();
@@ -179,7 +179,7 @@ final class CallerConnection implements AutoCloseable {
       try {
         helper.beforeAttempt(number);
       } catch (io.spillway.client.ThrottledException e) {
-        stats.failed("THROTTLED"); // rejected by the caller itself: never sent
+        stats.failed("THROTTLED", call.op); // rejected by the caller itself: never sent
         return;
       }
     }
@@ -223,7 +223,7 @@ final class CallerConnection implements AutoCloseable {
         LockSupport.unpark(writer);
       }
     } else {
-      stats.failed(reason);
+      stats.failed(reason, call.op);
     }
   }
 
@@ -234,13 +234,13 @@ final class CallerConnection implements AutoCloseable {
   private void helperFailedAttempt(Call call, int attemptsMade, String reason, long retryAfterNanos, long now) {
     if ("ERROR".equals(reason)) {
       helper.onAccepted();
-      stats.failed(reason);
+      stats.failed(reason, call.op);
       return;
     }
     final long wait = sending
         ? helper.onRejected(attemptsMade, new Pushback(reason, retryAfterNanos)) : -1;
     if (wait < 0) {
-      stats.failed(reason);
+      stats.failed(reason, call.op);
       return;
     }
     retries.add(new Retry(now + wait, call, attemptsMade));
@@ -316,12 +316,12 @@ final class CallerConnection implements AutoCloseable {
     Attempt a;
     while ((a = awaitingReply.poll()) != null) {
       if (a.state.compareAndSet(PENDING, ABANDONED)) {
-        stats.failed("UNFINISHED");
+        stats.failed("UNFINISHED", a.call.op);
       }
     }
     Retry r;
     while ((r = retries.poll()) != null) {
-      stats.failed("UNFINISHED");
+      stats.failed("UNFINISHED", r.call.op);
     }
   }
 

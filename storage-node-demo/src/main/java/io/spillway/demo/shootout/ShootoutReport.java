@@ -85,6 +85,18 @@ final class ShootoutReport {
       byBlock.put(block, t);
     });
     m.put("ok_by_command_overload", byBlock);
+    final Map<String, Object> commands = new LinkedHashMap<>();
+    r.commandsOverload().forEach((tier, ops) -> {
+      final Map<String, Object> o = new LinkedHashMap<>();
+      ops.forEach((op, n) -> {
+        final Map<String, Object> outcomes = new LinkedHashMap<>();
+        outcomes.put("ok", n.ok());
+        outcomes.put("failed", n.failed());
+        o.put(op.name(), outcomes);
+      });
+      commands.put(TierNames.wireName(tier), o);
+    });
+    m.put("calls_by_command_overload", commands);
     m.put("goodput_series", r.goodputSeries());
     m.put("t1_p99_series_ms", r.t1P99Series());
     m.put("heap_series_mib", r.heapSeries());
@@ -148,6 +160,19 @@ final class ShootoutReport {
     for (StrategyResult r : results) {
       b.append("| ").append(r.strategy()).append(" |");
       tierCells(b, r.successCostShift());
+      b.append('\n');
+    }
+    b.append("\nt0 and t1 in the overload by command: success, and the calls that failed for good:\n\n"
+        + "| strategy | t0 GET | t0 SET | t0 RANGE | t1 GET | t1 SET | t1 RANGE |\n|---|---|---|---|---|---|---|\n");
+    for (StrategyResult r : results) {
+      b.append("| ").append(r.strategy()).append(" |");
+      for (Tier t : List.of(Tier.T0, Tier.T1)) {
+        for (OpMix.Op op : OpMix.Op.values()) {
+          final StrategyResult.Outcomes n = r.commandsOverload().getOrDefault(t, Map.of()).get(op);
+          b.append(n == null || Double.isNaN(n.success()) ? " - |"
+              : String.format(Locale.ROOT, " %.1f %% (%d) |", 100 * n.success(), n.failed()));
+        }
+      }
       b.append('\n');
     }
     b.append("\nCalls that succeeded in the overload, by command (GET / SET / RANGE), in each of its blocks, all tiers "

@@ -42,6 +42,8 @@ import org.HdrHistogram.Histogram;
  *     strategy left its nodes' storage idle, whatever it served with the rest
  * @param storageBusyCostShift likewise during the cost shift
  * @param failedByTier per tier and reason, the calls that failed for good over the run
+ * @param commandsOverload per tier and command, the calls that succeeded and that failed for good during the
+ *     overload (a tier's success split by what its calls asked for)
  * @param okByOpOverload per block of the overload ({@link #BLOCKS}: before the cost shift, the shift, after it),
  *     per tier and command, the calls that succeeded: what the storage time went to, since a write or a scan
  *     holds a storage thread longer than a read
@@ -56,6 +58,7 @@ public record StrategyResult(String strategy, double goodputOverload, double off
     double t1P99FirstAttemptOverloadMs, double t1OkOnRetryOverload, double peakHeapMb, long peakPending,
     int peakThreads, int secondsToGoodput, int secondsToRecover, double storageBusyOverload,
     double storageBusyCostShift, Map<Tier, Map<String, Long>> failedByTier,
+    Map<Tier, Map<OpMix.Op, Outcomes>> commandsOverload,
     Map<String, Map<Tier, Map<OpMix.Op, Long>>> okByOpOverload, List<Double> goodputSeries,
     List<Double> t1P99Series, List<Double> heapSeries, List<Long> pendingSeries) {
 
@@ -130,7 +133,7 @@ public record StrategyResult(String strategy, double goodputOverload, double off
         success(null, last), percentileMs(t1Overload, 50), percentileMs(t1Overload, 99), beforeP99,
         percentileMs(t1FirstAttemptOverload, 99), okOnRetryShare(atUp, atDown, Tier.T1), peakHeap,
         peakPending, peakThreads, toGoodput, toRecover, busyShare(atUp, atDown, storageThreads),
-        busyShare(atShift, atShiftEnd, storageThreads), failedByTier(last),
+        busyShare(atShift, atShiftEnd, storageThreads), failedByTier(last), commands(atUp, atDown),
         okByOpOverload(List.of(atUp, atShift, atShiftEnd, atDown)), goodput, t1p99, heap, pending);
   }
 
@@ -178,6 +181,34 @@ public record StrategyResult(String strategy, double goodputOverload, double off
       final long failed = to.since(from, tier, CallSample::failed);
       m.put(tier, ok + failed == 0 ? 1.0 : (double) ok / (ok + failed));
     });
+    return m;
+  }
+
+  /**
+   * Calls of one tier and command that succeeded and that failed for good in a window.
+   *
+   * @param ok calls that succeeded
+   * @param failed calls that failed for good
+   */
+  public record Outcomes(long ok, long failed) {
+    /** ok over finished calls; NaN when none finished. */
+    public double success() {
+      return ok + failed == 0 ? Double.NaN : (double) ok / (ok + failed);
+    }
+  }
+
+  /** Per tier and command, the calls that succeeded and failed between two seconds (null {@code to}: none). */
+  private static Map<Tier, Map<OpMix.Op, Outcomes>> commands(Second from, Second to) {
+    final Map<Tier, Map<OpMix.Op, Outcomes>> m = new EnumMap<>(Tier.class);
+    if (to != null) {
+      to.tiers().keySet().forEach(tier -> {
+        final Map<OpMix.Op, Outcomes> byOp = new EnumMap<>(OpMix.Op.class);
+        for (OpMix.Op op : OpMix.Op.values()) {
+          byOp.put(op, new Outcomes(to.since(from, tier, s -> s.ok(op)), to.since(from, tier, s -> s.failed(op))));
+        }
+        m.put(tier, byOp);
+      });
+    }
     return m;
   }
 

@@ -39,7 +39,8 @@ class StrategyResultTest {
     }
     final Map<Tier, CallSample> tiers = new EnumMap<>(Tier.class);
     tiers.put(Tier.T1, new CallSample(okTotal + failedTotal, okTotal, failedTotal, okTotal + failedTotal, 0L,
-        Map.of("SHED_TIER", failedTotal), h, onRetryTotal, first, Map.of(OpMix.Op.GET, okTotal)));
+        Map.of("SHED_TIER", failedTotal), h, onRetryTotal, first, Map.of(OpMix.Op.GET, okTotal),
+        Map.of(OpMix.Op.GET, failedTotal)));
     return new Second(n, tiers, 100L * 1024 * 1024 * n, 10L * n, 50 + n, n < BUSY_NANOS.length ? BUSY_NANOS[n] : 0);
   }
 
@@ -117,9 +118,38 @@ class StrategyResultTest {
             + "| 20 / 2 / 0 (t0–t1 20 / 0 / 0) |");
   }
 
+  @Test
+  void eachTiersSuccessInTheOverloadIsSplitByCommand() {
+    final Scenario scenario = new Scenario(100, 0.5); // step up at 5 s, step down at 15 s
+    final List<Second> s = new ArrayList<>();
+    for (int i = 1; i <= 20; i++) {
+      final long n = i;
+      final Map<Tier, CallSample> tiers = new EnumMap<>(Tier.class);
+      // each second: 9 GETs ok and 1 failed, 1 RANGE ok and 3 failed
+      tiers.put(Tier.T1, sample(10 * n, Map.of(OpMix.Op.GET, 9 * n, OpMix.Op.RANGE, n),
+          Map.of(OpMix.Op.GET, n, OpMix.Op.RANGE, 3 * n)));
+      s.add(new Second(i, tiers, 0L, 0L, 0, 0L));
+    }
+    final StrategyResult r = StrategyResult.of("x", scenario, s, THREADS);
+    final Map<OpMix.Op, StrategyResult.Outcomes> t1 = r.commandsOverload().get(Tier.T1);
+    assertThat(t1.get(OpMix.Op.GET)).as("seconds 6-15").isEqualTo(new StrategyResult.Outcomes(90, 10));
+    assertThat(t1.get(OpMix.Op.RANGE).success()).isEqualTo(0.25);
+    assertThat(t1.get(OpMix.Op.SET).success()).as("no SET finished").isNaN();
+    assertThat(r.successOverload().get(Tier.T1)).isEqualTo(100.0 / 140.0);
+    assertThat(ShootoutReport.table(scenario, List.of(r)))
+        .contains("| x | - | - | - | 90.0 % (10) | - | 25.0 % (30) |");
+  }
+
   /** A tier's cumulative sample with {@code ok} successes split by command as given, nothing failed. */
   private static CallSample sample(long ok, Map<OpMix.Op, Long> okByOp) {
-    return new CallSample(ok, ok, 0L, ok, 0L, Map.of(), new Histogram(2), 0L, new Histogram(2), okByOp);
+    return sample(ok, okByOp, Map.of());
+  }
+
+  /** A tier's cumulative sample with its successes and failures split by command as given. */
+  private static CallSample sample(long ok, Map<OpMix.Op, Long> okByOp, Map<OpMix.Op, Long> failedByOp) {
+    final long failed = failedByOp.values().stream().mapToLong(Long::longValue).sum();
+    return new CallSample(ok + failed, ok, failed, ok + failed, 0L, Map.of(), new Histogram(2), 0L, new Histogram(2),
+        okByOp, failedByOp);
   }
 
   @Test
