@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The shootout's output folder: {@code results.json} (every figure and series), {@code results.md} (the table),
@@ -50,7 +51,8 @@ final class ShootoutReport {
     Files.writeString(dir.resolve("index.html"), html(dir, run, table), StandardCharsets.UTF_8);
   }
 
-  private static Map<String, Object> toMap(StrategyResult r) {
+  /** One strategy's figures as {@code results.json} holds them. */
+  static Map<String, Object> toMap(StrategyResult r) {
     final Map<String, Object> m = new LinkedHashMap<>();
     m.put("strategy", r.strategy());
     m.put("goodput_overload_per_s", r.goodputOverload());
@@ -75,33 +77,31 @@ final class ShootoutReport {
     r.failedByTier().forEach((t, reasons) -> byTier.put(TierNames.wireName(t), reasons));
     m.put("failed_by_tier", byTier);
     final Map<String, Object> byBlock = new LinkedHashMap<>();
-    r.okByOpOverload().forEach((block, tiers) -> {
-      final Map<String, Object> t = new LinkedHashMap<>();
-      tiers.forEach((tier, ops) -> {
-        final Map<String, Object> o = new LinkedHashMap<>();
-        ops.forEach((op, n) -> o.put(op.name(), n));
-        t.put(TierNames.wireName(tier), o);
-      });
-      byBlock.put(block, t);
-    });
+    r.okByOpOverload().forEach((block, tiers) -> byBlock.put(block, byTierAndCommand(tiers, n -> n)));
     m.put("ok_by_command_overload", byBlock);
-    final Map<String, Object> commands = new LinkedHashMap<>();
-    r.commandsOverload().forEach((tier, ops) -> {
-      final Map<String, Object> o = new LinkedHashMap<>();
-      ops.forEach((op, n) -> {
-        final Map<String, Object> outcomes = new LinkedHashMap<>();
-        outcomes.put("ok", n.ok());
-        outcomes.put("failed", n.failed());
-        o.put(op.name(), outcomes);
-      });
-      commands.put(TierNames.wireName(tier), o);
-    });
-    m.put("calls_by_command_overload", commands);
+    m.put("calls_by_command_overload", byTierAndCommand(r.commandsOverload(), n -> {
+      final Map<String, Object> outcomes = new LinkedHashMap<>();
+      outcomes.put("ok", n.ok());
+      outcomes.put("failed", n.failed());
+      return outcomes;
+    }));
     m.put("goodput_series", r.goodputSeries());
     m.put("t1_p99_series_ms", r.t1P99Series());
     m.put("heap_series_mib", r.heapSeries());
     m.put("pending_series", r.pendingSeries());
     return m;
+  }
+
+  /** A per-tier, per-command map as JSON objects keyed by the tiers' and the commands' names. */
+  private static <V> Map<String, Object> byTierAndCommand(Map<Tier, Map<OpMix.Op, V>> m,
+      Function<V, Object> value) {
+    final Map<String, Object> out = new LinkedHashMap<>();
+    m.forEach((tier, ops) -> {
+      final Map<String, Object> o = new LinkedHashMap<>();
+      ops.forEach((op, v) -> o.put(op.name(), value.apply(v)));
+      out.put(TierNames.wireName(tier), o);
+    });
+    return out;
   }
 
   private static Map<String, Object> tiers(Map<Tier, Double> m) {

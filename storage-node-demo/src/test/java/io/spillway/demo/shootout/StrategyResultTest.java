@@ -138,6 +138,11 @@ class StrategyResultTest {
     assertThat(r.successOverload().get(Tier.T1)).isEqualTo(100.0 / 140.0);
     assertThat(ShootoutReport.table(scenario, List.of(r)))
         .contains("| x | - | - | - | 90.0 % (10) | - | 25.0 % (30) |");
+    final Map<String, Object> json = ShootoutReport.toMap(r);
+    assertThat(json.get("calls_by_command_overload")).hasToString(
+        "{t1={GET={ok=90, failed=10}, SET={ok=0, failed=0}, RANGE={ok=10, failed=30}}}");
+    assertThat(json.get("ok_by_command_overload")).hasToString("{before the shift={t1={GET=27, SET=0, RANGE=3}}, "
+        + "cost shift={t1={GET=45, SET=0, RANGE=5}}, after the shift={t1={GET=18, SET=0, RANGE=2}}}");
   }
 
   /** A tier's cumulative sample with {@code ok} successes split by command as given, nothing failed. */
