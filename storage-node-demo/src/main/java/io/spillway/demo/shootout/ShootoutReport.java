@@ -77,7 +77,8 @@ final class ShootoutReport {
     r.failedByTier().forEach((t, reasons) -> byTier.put(TierNames.wireName(t), reasons));
     m.put("failed_by_tier", byTier);
     final Map<String, Object> byBlock = new LinkedHashMap<>();
-    r.okByOpOverload().forEach((block, tiers) -> byBlock.put(block, byTierAndCommand(tiers, n -> n)));
+    r.commandsByBlock().forEach((block, tiers) ->
+        byBlock.put(block, byTierAndCommand(tiers, StrategyResult.Outcomes::ok)));
     m.put("ok_by_command_overload", byBlock);
     m.put("calls_by_command_overload", byTierAndCommand(r.commandsOverload(), n -> {
       final Map<String, Object> outcomes = new LinkedHashMap<>();

@@ -44,9 +44,8 @@ import org.HdrHistogram.Histogram;
  * @param failedByTier per tier and reason, the calls that failed for good over the run
  * @param commandsOverload per tier and command, the calls that succeeded and that failed for good during the
  *     overload (a tier's success split by what its calls asked for)
- * @param okByOpOverload per block of the overload ({@link #BLOCKS}: before the cost shift, the shift, after it),
- *     per tier and command, the calls that succeeded: what the storage time went to, since a write or a scan
- *     holds a storage thread longer than a read
+ * @param commandsByBlock likewise per block of the overload ({@link #BLOCKS}: before the cost shift, the shift,
+ *     after it): what the storage time went to, since a write or a scan holds a storage thread longer than a read
  * @param goodputSeries successful calls per second, each second
  * @param t1P99Series t1 p99 each second, ms (0 when no t1 call succeeded that second)
  * @param heapSeries most heap used each second, MiB
@@ -59,7 +58,7 @@ public record StrategyResult(String strategy, double goodputOverload, double off
     int peakThreads, int secondsToGoodput, int secondsToRecover, double storageBusyOverload,
     double storageBusyCostShift, Map<Tier, Map<String, Long>> failedByTier,
     Map<Tier, Map<OpMix.Op, Outcomes>> commandsOverload,
-    Map<String, Map<Tier, Map<OpMix.Op, Long>>> okByOpOverload, List<Double> goodputSeries,
+    Map<String, Map<Tier, Map<OpMix.Op, Outcomes>>> commandsByBlock, List<Double> goodputSeries,
     List<Double> t1P99Series, List<Double> heapSeries, List<Long> pendingSeries) {
 
   /** The overload's blocks, in order: 5 × C before the cost shift, the cost shift, 5 × C after it. */
@@ -134,7 +133,7 @@ public record StrategyResult(String strategy, double goodputOverload, double off
         percentileMs(t1FirstAttemptOverload, 99), okOnRetryShare(atUp, atDown, Tier.T1), peakHeap,
         peakPending, peakThreads, toGoodput, toRecover, busyShare(atUp, atDown, storageThreads),
         busyShare(atShift, atShiftEnd, storageThreads), failedByTier(last), commands(atUp, atDown),
-        okByOpOverload(List.of(atUp, atShift, atShiftEnd, atDown)), goodput, t1p99, heap, pending);
+        commandsByBlock(List.of(atUp, atShift, atShiftEnd, atDown)), goodput, t1p99, heap, pending);
   }
 
   /** The storage threads' busy share between two seconds (null: the start); 0 when there is no time between. */
@@ -197,7 +196,10 @@ public record StrategyResult(String strategy, double goodputOverload, double off
     }
   }
 
-  /** Per tier and command, the calls that succeeded and failed between two seconds (null {@code to}: none). */
+  /**
+   * Per tier and command, the calls that succeeded and failed between two seconds ({@code from} null: the start;
+   * {@code to} null: none).
+   */
   private static Map<Tier, Map<OpMix.Op, Outcomes>> commands(Second from, Second to) {
     final Map<Tier, Map<OpMix.Op, Outcomes>> m = new EnumMap<>(Tier.class);
     if (to != null) {
@@ -212,23 +214,11 @@ public record StrategyResult(String strategy, double goodputOverload, double off
     return m;
   }
 
-  /** Per block between consecutive {@code bounds} (named by {@link #BLOCKS}), per tier and command, the successes. */
-  private static Map<String, Map<Tier, Map<OpMix.Op, Long>>> okByOpOverload(List<Second> bounds) {
-    final Map<String, Map<Tier, Map<OpMix.Op, Long>>> m = new LinkedHashMap<>();
+  /** Per block between consecutive {@code bounds} (named by {@link #BLOCKS}), {@link #commands} of the block. */
+  private static Map<String, Map<Tier, Map<OpMix.Op, Outcomes>>> commandsByBlock(List<Second> bounds) {
+    final Map<String, Map<Tier, Map<OpMix.Op, Outcomes>>> m = new LinkedHashMap<>();
     for (int b = 0; b < BLOCKS.size(); b++) {
-      final Second from = bounds.get(b);
-      final Second to = bounds.get(b + 1);
-      final Map<Tier, Map<OpMix.Op, Long>> byTier = new EnumMap<>(Tier.class);
-      if (to != null) {
-        to.tiers().keySet().forEach(tier -> {
-          final Map<OpMix.Op, Long> byOp = new EnumMap<>(OpMix.Op.class);
-          for (OpMix.Op op : OpMix.Op.values()) {
-            byOp.put(op, to.since(from, tier, s -> s.ok(op)));
-          }
-          byTier.put(tier, byOp);
-        });
-      }
-      m.put(BLOCKS.get(b), byTier);
+      m.put(BLOCKS.get(b), commands(bounds.get(b), bounds.get(b + 1)));
     }
     return m;
   }
@@ -238,10 +228,11 @@ public record StrategyResult(String strategy, double goodputOverload, double off
    * measured.
    */
   public long okInBlock(String block, OpMix.Op op, List<Tier> tiers) {
-    final Map<Tier, Map<OpMix.Op, Long>> byTier = okByOpOverload.getOrDefault(block, Map.of());
+    final Map<Tier, Map<OpMix.Op, Outcomes>> byTier = commandsByBlock.getOrDefault(block, Map.of());
     long sum = 0;
     for (Tier t : tiers) {
-      sum += byTier.getOrDefault(t, Map.of()).getOrDefault(op, 0L);
+      final Outcomes n = byTier.getOrDefault(t, Map.of()).get(op);
+      sum += n == null ? 0 : n.ok();
     }
     return sum;
   }
