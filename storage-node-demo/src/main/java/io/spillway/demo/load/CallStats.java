@@ -19,11 +19,10 @@ public final class CallStats {
   static final long MAX_LATENCY_NANOS = TimeUnit.SECONDS.toNanos(60);
 
   final LongAdder calls = new LongAdder();
-  final LongAdder ok = new LongAdder();
-  final LongAdder failed = new LongAdder();
   final LongAdder attempts = new LongAdder();
   final LongAdder lateOk = new LongAdder();
   final LongAdder okOnRetry = new LongAdder();
+  /** Per command, the calls that succeeded and that failed for good: the tier's totals are their sums. */
   private final LongAdder[] okByOp = new LongAdder[OpMix.Op.values().length];
   private final LongAdder[] failedByOp = new LongAdder[OpMix.Op.values().length];
   private final Map<String, LongAdder> failedBy = new ConcurrentHashMap<>();
@@ -47,7 +46,6 @@ public final class CallStats {
    * @param op the call's command
    */
   void succeeded(long latencyNanos, int attempt, OpMix.Op op) {
-    ok.increment();
     okByOp[op.ordinal()].increment();
     final long clamped = Math.min(Math.max(0, latencyNanos), MAX_LATENCY_NANOS);
     latency.recordValue(clamped);
@@ -71,7 +69,6 @@ public final class CallStats {
    * @param op the call's command
    */
   void failed(String reason, OpMix.Op op) {
-    failed.increment();
     failedByOp[op.ordinal()].increment();
     failedBy.computeIfAbsent(reason, r -> new LongAdder()).increment();
   }
@@ -87,11 +84,17 @@ public final class CallStats {
     failedBy.forEach((r, n) -> by.put(r, n.sum()));
     final Map<OpMix.Op, Long> okOf = new EnumMap<>(OpMix.Op.class);
     final Map<OpMix.Op, Long> failedOf = new EnumMap<>(OpMix.Op.class);
+    long ok = 0;
+    long failed = 0;
     for (OpMix.Op op : OpMix.Op.values()) {
-      okOf.put(op, okByOp[op.ordinal()].sum());
-      failedOf.put(op, failedByOp[op.ordinal()].sum());
+      final long okN = okByOp[op.ordinal()].sum();
+      final long failedN = failedByOp[op.ordinal()].sum();
+      okOf.put(op, okN);
+      failedOf.put(op, failedN);
+      ok += okN;
+      failed += failedN;
     }
-    return new CallSample(calls.sum(), ok.sum(), failed.sum(), attempts.sum(), lateOk.sum(), by, interval.copy(),
+    return new CallSample(calls.sum(), ok, failed, attempts.sum(), lateOk.sum(), by, interval.copy(),
         okOnRetry.sum(), firstAttemptInterval.copy(), okOf, failedOf);
   }
 
