@@ -40,6 +40,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
@@ -206,10 +207,18 @@ final class DemoMode implements Callable<Integer> {
         return t;
       });
       observer.scheduleAtFixedRate(audit::observe, AUDIT_READ_MS, AUDIT_READ_MS, TimeUnit.MILLISECONDS);
+      final int rampSeconds = (int) Math.ceil(ramp.toNanos() / 1e9);
+      final int loadSeconds = (int) duration.toSeconds();
+      final StorageBusyWindow busy = rampSeconds < loadSeconds ? new StorageBusyWindow(cluster.nodes().stream()
+          .<LongSupplier>map(n -> n.storage()::busyNanos).toList(), first.storageThreads(), rampSeconds + 1,
+          loadSeconds, System::nanoTime) : null;
       final LoadReport report;
       try {
         report = new LoadGenerator(plans, new LoadShape(duration, ramp, 10_000, 100, 512), out, () -> {
           audit.sample();
+          if (busy != null) {
+            busy.onSecond();
+          }
           if (trace != null) {
             trace.print(out);
           }
@@ -218,7 +227,8 @@ final class DemoMode implements Callable<Integer> {
         observer.shutdownNow();
       }
       // Taken while the engines still run; printed once the cluster is down, so it stays the last thing printed.
-      summary(report, audit, cluster.nodes(), new PrintStream(summary, true, StandardCharsets.UTF_8));
+      summary(report, capacityPerSecond(first.storageThreads(), first.storageCost()), rampSeconds, audit, busy,
+          cluster.nodes(), new PrintStream(summary, true, StandardCharsets.UTF_8));
     } finally {
       hog.close();
       stop(engine, admin, cluster, root);
@@ -246,14 +256,18 @@ final class DemoMode implements Callable<Integer> {
 
   /** The storage capacity the fixed cost gives the cluster, e.g. {@code ~285 ops/s (95/node at 95 %% reads)}. */
   private static String capacity(NodeConfig c) {
-    final double opNanos = (1 - WRITE_SHARE) * c.storageCost().read().toNanos()
-        + WRITE_SHARE * c.storageCost().write().toNanos();
-    if (opNanos <= 0) {
+    final double perSecond = capacityPerSecond(c.storageThreads(), c.storageCost());
+    if (Double.isNaN(perSecond)) {
       return "bounded by CPU only (no fixed cost)";
     }
-    final double perNode = c.storageThreads() * 1e9 / opNanos;
-    return String.format(Locale.ROOT, "~%.0f ops/s for the cluster (%.0f per node at %.0f %% reads)", 3 * perNode,
-        perNode, 100 * (1 - WRITE_SHARE));
+    return String.format(Locale.ROOT, "~%.0f ops/s for the cluster (%.0f per node at %.0f %% reads)", perSecond,
+        perSecond / 3, 100 * (1 - WRITE_SHARE));
+  }
+
+  /** Requests a second the 3 nodes' storage threads complete at the demo's mix; NaN without a fixed cost. */
+  static double capacityPerSecond(int storageThreads, StorageCost cost) {
+    final double opNanos = (1 - WRITE_SHARE) * cost.read().toNanos() + WRITE_SHARE * cost.write().toNanos();
+    return opNanos <= 0 ? Double.NaN : 3 * storageThreads * 1e9 / opNanos;
   }
 
   /**
@@ -286,10 +300,11 @@ final class DemoMode implements Callable<Integer> {
     }
   }
 
-  private static void summary(LoadReport report, ControlAudit audit, List<StorageNode> nodes, PrintStream out) {
+  private static void summary(LoadReport report, double capacity, int rampSeconds, ControlAudit audit,
+      StorageBusyWindow busy, List<StorageNode> nodes, PrintStream out) {
     out.println();
     out.println("summary");
-    out.printf(Locale.ROOT, "  goodput            %.0f ok replies/s (all tiers)%n", report.goodputPerSecond());
+    goodput(report, capacity, rampSeconds, out);
     out.printf(Locale.ROOT, "  t0+t1 success      %.2f %% (t0 %.2f %%, t1 %.2f %%)%n",
         100 * report.successRate(Tier.T0, Tier.T1), 100 * report.successRate(Tier.T0),
         100 * report.successRate(Tier.T1));
@@ -310,18 +325,43 @@ final class DemoMode implements Callable<Integer> {
     }
     out.println("  engine rejections: " + engineReasons + " (all nodes)");
     out.println("  tier order:        " + audit.describe());
-    for (StorageNode n : nodes) {
+    for (int i = 0; i < nodes.size(); i++) {
+      final StorageNode n = nodes.get(i);
       final EngineStats s = n.admission().engine().stats();
       out.printf(Locale.ROOT, "  %s: leads %d of %d partitions, limit %d, inflight %d, rejection ratio %.2f, "
           + "cut %d of %d levels%n", n.config().nodeId(), n.raft().leaderships(), n.config().partitions(), s.limit(),
           s.inflight(), s.rejectionRatio(), s.cut(), s.levels());
       final PipelineMetrics m = n.metrics();
-      out.printf(Locale.ROOT, "      storage busy %.1f %% of %d threads; ok reads %d, writes %d; timed out %d%n",
+      final double window = busy == null ? Double.NaN : busy.busyShare(i);
+      out.printf(Locale.ROOT, "      storage busy %.1f %% of %d threads%s; ok reads %d, writes %d; timed out %d%n",
           100.0 * n.storage().busyNanos() / (report.seconds() * 1e9) / n.storage().threads(),
-          n.storage().threads(), m.count(OpType.READ, PipelineMetrics.Outcome.OK),
+          n.storage().threads(), Double.isNaN(window) ? "" : String.format(Locale.ROOT,
+              " (%.1f %% in seconds %d-%d, after the ramp)", 100 * window, busy.first(), busy.last()),
+          m.count(OpType.READ, PipelineMetrics.Outcome.OK),
           m.count(OpType.WRITE, PipelineMetrics.Outcome.OK),
           m.count(OpType.READ, PipelineMetrics.Outcome.TIMEOUT)
               + m.count(OpType.WRITE, PipelineMetrics.Outcome.TIMEOUT));
+    }
+  }
+
+  /**
+   * Goodput over the run and, with a fixed storage cost, as a share of the capacity, of what the offered load allowed
+   * (a ramp offers less than the capacity at first) and after the ramp's {@code rampSeconds} seconds.
+   */
+  static void goodput(LoadReport report, double capacity, int rampSeconds, PrintStream out) {
+    final double goodput = report.goodputPerSecond();
+    if (Double.isNaN(capacity)) {
+      out.printf(Locale.ROOT, "  goodput            %.0f ok replies/s (all tiers)%n", goodput);
+      return;
+    }
+    out.printf(Locale.ROOT, "  goodput            %.0f ok replies/s (all tiers), %.2f x the capacity of ~%.0f%n",
+        goodput, goodput / capacity, capacity);
+    out.printf(Locale.ROOT, "                     %.2f of what the offered load allowed (each second's offered "
+        + "requests, at most the capacity)%n", report.goodputOfAllowed(capacity));
+    final double afterRamp = report.goodputPerSecondFrom(rampSeconds + 1);
+    if (rampSeconds > 0 && !Double.isNaN(afterRamp)) {
+      out.printf(Locale.ROOT, "                     %.0f ok replies/s after the %d s ramp, %.2f x the capacity%n",
+          afterRamp, rampSeconds, afterRamp / capacity);
     }
   }
 

@@ -27,6 +27,7 @@ public final class LoadGenerator {
   private final PrintStream out;
   private final Map<Tier, TierStats> stats = new EnumMap<>(Tier.class);
   private final Runnable eachSecond;
+  private final List<LoadReport.Row> rows = new ArrayList<>();
   private WriteLedger ledger;
   private String ledgerRun = "w";
   private PrintStream csv;
@@ -124,6 +125,8 @@ public final class LoadGenerator {
       }
       nextTick += TimeUnit.SECONDS.toNanos(1);
       second++;
+      long offeredInSecond = 0;
+      long okInSecond = 0;
       if (second == 1 || second % 10 == 1) {
         out.printf("%5s %4s %9s %8s %8s %-34s %6s %8s %8s%n", "t(s)", "tier", "offered/s", "ok/s", "busy/s",
             "busy reasons/s", "err/s", "p50(ms)", "p99(ms)");
@@ -146,9 +149,12 @@ public final class LoadGenerator {
               h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(99) / 1e6,
               reasons(busyNow, lastBusy.get(e.getKey()), 8).replace(' ', ';'));
         }
+        offeredInSecond += now[0] - prev[0];
+        okInSecond += now[1] - prev[1];
         last.put(e.getKey(), now);
         lastBusy.put(e.getKey(), busyNow);
       }
+      rows.add(new LoadReport.Row(offeredInSecond, okInSecond));
       if (csv != null) {
         csv.flush();
       }
@@ -187,7 +193,7 @@ public final class LoadGenerator {
           s.busyByReason(), s.errors.sum(), s.total.getValueAtPercentile(50) / 1e6,
           s.total.getValueAtPercentile(99) / 1e6));
     }
-    final LoadReport report = new LoadReport(totals, elapsedNanos / 1e9);
+    final LoadReport report = new LoadReport(totals, elapsedNanos / 1e9, rows);
     report.print(out);
     return report;
   }

@@ -3,6 +3,7 @@ package io.spillway.demo.load;
 import io.spillway.admission.Tier;
 import io.spillway.demo.command.TierNames;
 import java.io.PrintStream;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -12,8 +13,30 @@ import java.util.TreeMap;
  *
  * @param tiers totals per tier
  * @param seconds how long the load ran
+ * @param rows the table's rows, one per whole second of the load, summed over the tiers
  */
-public record LoadReport(Map<Tier, TierTotals> tiers, double seconds) {
+public record LoadReport(Map<Tier, TierTotals> tiers, double seconds, List<Row> rows) {
+
+  /** Copies the rows. */
+  public LoadReport {
+    rows = List.copyOf(rows);
+  }
+
+  /**
+   * One second of the load, over all tiers.
+   *
+   * @param offered requests offered in the second (sent plus skipped)
+   * @param ok successful replies received in the second
+   */
+  public record Row(long offered, long ok) {
+
+    /** Checks the counts. */
+    public Row {
+      if (offered < 0 || ok < 0) {
+        throw new IllegalArgumentException("offered and ok must be >= 0, were " + offered + " and " + ok);
+      }
+    }
+  }
 
   /**
    * One tier's totals.
@@ -49,6 +72,34 @@ public record LoadReport(Map<Tier, TierTotals> tiers, double seconds) {
   /** Successful replies per second over all tiers. */
   public double goodputPerSecond() {
     return tiers.values().stream().mapToLong(TierTotals::ok).sum() / seconds;
+  }
+
+  /**
+   * The seconds' successful replies over what the offered load allowed a cluster that completes {@code capacity}
+   * requests a second: each second's offered requests, up to the capacity, summed over the rows (the plant matrix's
+   * goodput, docs/admission-control-loops.md). A ramp's first seconds offer less than the capacity, so goodput over
+   * the whole run divided by the capacity reads below this share; NaN without rows.
+   */
+  public double goodputOfAllowed(double capacity) {
+    if (!(capacity > 0)) {
+      throw new IllegalArgumentException("capacity must be > 0, was " + capacity);
+    }
+    double allowed = 0;
+    long ok = 0;
+    for (Row r : rows) {
+      allowed += Math.min(r.offered(), capacity);
+      ok += r.ok();
+    }
+    return allowed == 0 ? Double.NaN : ok / allowed;
+  }
+
+  /** Successful replies per second in the rows from second {@code first} (1-based) on; NaN if there are none. */
+  public double goodputPerSecondFrom(int first) {
+    if (first < 1) {
+      throw new IllegalArgumentException("first must be >= 1, was " + first);
+    }
+    final List<Row> from = rows.subList(Math.min(first - 1, rows.size()), rows.size());
+    return from.isEmpty() ? Double.NaN : from.stream().mapToLong(Row::ok).sum() / (double) from.size();
   }
 
   /** Success rate of the given tiers together (ok over answered). */

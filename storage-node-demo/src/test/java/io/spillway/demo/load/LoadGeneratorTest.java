@@ -16,7 +16,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The load mode's per-second CSV: the chaos scripts take a load's window from its rows. */
+/**
+ * The load mode's per-second CSV: the chaos scripts take a load's window from its rows; the report keeps the same
+ * rows, which the demo's goodput per offered second is judged on.
+ */
 @Timeout(30)
 class LoadGeneratorTest {
 
@@ -26,8 +29,9 @@ class LoadGeneratorTest {
       final ConnectionPlan plan = new ConnectionPlan(new InetSocketAddress(InetAddress.getLoopbackAddress(),
           ss.getLocalPort()), Tier.T1, "rows", 20, 1.0);
       final ByteArrayOutputStream csvBytes = new ByteArrayOutputStream();
+      final LoadReport report;
       try (PrintStream csv = new PrintStream(csvBytes, false, StandardCharsets.US_ASCII)) {
-        new LoadGenerator(List.of(plan), new LoadShape(Duration.ofSeconds(2), Duration.ZERO, 100, 10, 1000),
+        report = new LoadGenerator(List.of(plan), new LoadShape(Duration.ofSeconds(2), Duration.ZERO, 100, 10, 1000),
             new PrintStream(OutputStream.nullOutputStream())).outputs(null, "r", csv).run();
       }
       final List<String> rows = csvBytes.toString(StandardCharsets.US_ASCII).lines().toList();
@@ -35,6 +39,13 @@ class LoadGeneratorTest {
       assertThat(rows.get(1)).startsWith("1,");
       assertThat(rows.get(2)).startsWith("2,");
       assertThat(rows.get(2).split(",")[2]).isEqualTo("t1");
+      assertThat(report.rows()).hasSize(2);
+      for (int second = 1; second <= 2; second++) {
+        final String[] csvRow = rows.get(second).split(",");
+        assertThat(report.rows().get(second - 1))
+            .isEqualTo(new LoadReport.Row(Long.parseLong(csvRow[3]), Long.parseLong(csvRow[4])));
+      }
+      assertThat(report.rows().get(1).offered()).isPositive();
     }
   }
 }

@@ -1,0 +1,54 @@
+package io.spillway.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.spillway.demo.load.LoadReport;
+import io.spillway.demo.pipeline.StorageCost;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The demo's summary judges goodput against the capacity, against what the load offered, and after the ramp. */
+class DemoGoodputTest {
+
+  private static String summary(double capacity, int rampSeconds) {
+    // 4 s at a capacity of 100: a 2 s ramp offering 40 and 90, then 300 a second; 38, 85, 95 and 96 served.
+    final LoadReport report = new LoadReport(Map.of(), 4, List.of(new LoadReport.Row(40, 38),
+        new LoadReport.Row(90, 85), new LoadReport.Row(300, 95), new LoadReport.Row(300, 96)));
+    final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    DemoMode.goodput(report, capacity, rampSeconds, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    return bytes.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void goodputIsSetAgainstTheCapacityTheOfferedLoadAndTheSecondsAfterTheRamp() {
+    // Totals hold no tier here, so the run's goodput reads 0; the rows carry the rest.
+    assertThat(summary(100, 2).lines().toList()).containsExactly(
+        "  goodput            0 ok replies/s (all tiers), 0.00 x the capacity of ~100",
+        "                     0.95 of what the offered load allowed (each second's offered requests, at most the "
+            + "capacity)",
+        "                     96 ok replies/s after the 2 s ramp, 0.96 x the capacity");
+  }
+
+  @Test
+  void withoutAFixedCostOnlyTheRateIsPrinted() {
+    assertThat(summary(Double.NaN, 2).lines().toList())
+        .containsExactly("  goodput            0 ok replies/s (all tiers)");
+  }
+
+  @Test
+  void withoutARampThereIsNoLineForAfterIt() {
+    assertThat(summary(100, 0).lines().toList()).hasSize(2);
+  }
+
+  @Test
+  void theCapacityIsTheStorageThreadsOverTheMeanCostAtTheDemosMix() {
+    // 3 nodes x 2 threads / (0.95 x 20 ms + 0.05 x 40 ms) = 6 / 21 ms.
+    assertThat(DemoMode.capacityPerSecond(2, StorageCost.parse("20,40,80"))).isCloseTo(6 / 0.021, within(1e-9));
+    assertThat(DemoMode.capacityPerSecond(2, StorageCost.NONE)).isNaN();
+  }
+}
