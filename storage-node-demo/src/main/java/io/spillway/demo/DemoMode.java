@@ -207,14 +207,15 @@ final class DemoMode implements Callable<Integer> {
         return t;
       });
       observer.scheduleAtFixedRate(audit::observe, AUDIT_READ_MS, AUDIT_READ_MS, TimeUnit.MILLISECONDS);
-      final int rampSeconds = (int) Math.ceil(ramp.toNanos() / 1e9);
+      final LoadShape shape = new LoadShape(duration, ramp, 10_000, 100, 512);
+      final int rampSeconds = (int) shape.rampSeconds();
       final int loadSeconds = (int) duration.toSeconds();
       final StorageBusyWindow busy = rampSeconds < loadSeconds ? new StorageBusyWindow(cluster.nodes().stream()
           .<LongSupplier>map(n -> n.storage()::busyNanos).toList(), first.storageThreads(), rampSeconds + 1,
           loadSeconds, System::nanoTime) : null;
       final LoadReport report;
       try {
-        report = new LoadGenerator(plans, new LoadShape(duration, ramp, 10_000, 100, 512), out, () -> {
+        report = new LoadGenerator(plans, shape, out, () -> {
           audit.sample();
           if (busy != null) {
             busy.onSecond();
@@ -309,6 +310,7 @@ final class DemoMode implements Callable<Integer> {
         100 * report.successRate(Tier.T0, Tier.T1), 100 * report.successRate(Tier.T0),
         100 * report.successRate(Tier.T1));
     out.printf(Locale.ROOT, "  t4+t5 success      %.2f %%%n", 100 * report.successRate(Tier.T4, Tier.T5));
+    t1Latency(report, rampSeconds, out);
     out.println("  -BUSY by tier:");
     report.tiers().forEach((tier, t) -> out.printf(Locale.ROOT, "    %s %8d of %8d answered  %s%n",
         TierNames.wireName(tier), t.busyTotal(), t.ok() + t.busyTotal() + t.errors(),
@@ -363,6 +365,17 @@ final class DemoMode implements Callable<Integer> {
       out.printf(Locale.ROOT, "                     %.0f ok replies/s after the %d s ramp, %.2f x the capacity%n",
           afterRamp, rampSeconds, afterRamp / capacity);
     }
+  }
+
+  /** t1's p99 over the run and, when the run has seconds after its ramp, over those seconds. */
+  static void t1Latency(LoadReport report, int rampSeconds, PrintStream out) {
+    final LoadReport.TierTotals t1 = report.tiers().get(Tier.T1);
+    if (t1 == null || t1.ok() == 0) {
+      return;
+    }
+    out.printf(Locale.ROOT, "  t1 p99             %.1f ms over the run%s%n", t1.p99Ms(),
+        rampSeconds == 0 || Double.isNaN(t1.p99AfterRampMs()) ? ""
+            : String.format(Locale.ROOT, ", %.1f ms after the %d s ramp", t1.p99AfterRampMs(), rampSeconds));
   }
 
   private static void startAdmin(AdminHttpServer admin, int port, PrintStream out) throws InterruptedException {

@@ -3,6 +3,7 @@ package io.spillway.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.spillway.admission.Tier;
 import io.spillway.demo.load.LoadReport;
 import io.spillway.demo.pipeline.StorageCost;
 import java.io.ByteArrayOutputStream;
@@ -12,7 +13,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The demo's summary judges goodput against the capacity, against what the load offered, and after the ramp. */
+/**
+ * The demo's summary judges goodput against the capacity, against what the load offered, and after the ramp; and
+ * gives t1's p99 over the run and after the ramp.
+ */
 class DemoGoodputTest {
 
   private static String summary(double capacity, int rampSeconds) {
@@ -43,6 +47,24 @@ class DemoGoodputTest {
   @Test
   void withoutARampThereIsNoLineForAfterIt() {
     assertThat(summary(100, 0).lines().toList()).hasSize(2);
+  }
+
+  @Test
+  void t1sP99IsGivenOverTheRunAndAfterTheRamp() {
+    final LoadReport report = new LoadReport(Map.of(Tier.T1, new LoadReport.TierTotals(100, 0, 90, Map.of(), 0, 5.0,
+        24.6, 17.04)), 4, List.of());
+    assertThat(t1Latency(report, 2))
+        .isEqualTo("  t1 p99             24.6 ms over the run, 17.0 ms after the 2 s ramp\n");
+    assertThat(t1Latency(report, 0)).isEqualTo("  t1 p99             24.6 ms over the run\n");
+    final LoadReport none = new LoadReport(Map.of(Tier.T1, new LoadReport.TierTotals(100, 0, 0, Map.of(), 0, 0, 0,
+        Double.NaN)), 4, List.of());
+    assertThat(t1Latency(none, 2)).isEmpty();
+  }
+
+  private static String t1Latency(LoadReport report, int rampSeconds) {
+    final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    DemoMode.t1Latency(report, rampSeconds, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    return bytes.toString(StandardCharsets.UTF_8).replace(System.lineSeparator(), "\n");
   }
 
   @Test

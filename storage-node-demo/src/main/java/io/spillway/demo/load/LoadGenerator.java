@@ -109,6 +109,7 @@ public final class LoadGenerator {
   private void report(long start) {
     final long end = start + shape.duration().toNanos();
     final long seconds = shape.duration().toSeconds();
+    final long rampSeconds = shape.rampSeconds();
     final Map<Tier, long[]> last = new EnumMap<>(Tier.class);
     final Map<Tier, Map<String, Long>> lastBusy = new EnumMap<>(Tier.class);
     stats.keySet().forEach(t -> {
@@ -136,7 +137,7 @@ public final class LoadGenerator {
         final long[] now = {s.sent.sum() + s.skipped.sum(), s.ok.sum(), s.busyTotal(), s.errors.sum()};
         final long[] prev = last.get(e.getKey());
         final Map<String, Long> busyNow = s.busyByReason();
-        final Histogram h = s.takeInterval();
+        final Histogram h = s.takeInterval(second > rampSeconds);
         out.printf(Locale.ROOT, "%5d %4s %9d %8d %8d %-34s %6d %8.1f %8.1f%n", second, TierNames.wireName(e.getKey()),
             now[0] - prev[0], now[1] - prev[1], now[2] - prev[2], reasons(busyNow, lastBusy.get(e.getKey())),
             now[3] - prev[3], h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(50) / 1e6,
@@ -188,10 +189,11 @@ public final class LoadGenerator {
     final Map<Tier, LoadReport.TierTotals> totals = new EnumMap<>(Tier.class);
     for (Map.Entry<Tier, TierStats> e : stats.entrySet()) {
       final TierStats s = e.getValue();
-      s.takeInterval();
+      s.takeInterval(rows.size() > shape.rampSeconds());
       totals.put(e.getKey(), new LoadReport.TierTotals(s.sent.sum(), s.skipped.sum(), s.ok.sum(),
           s.busyByReason(), s.errors.sum(), s.total.getValueAtPercentile(50) / 1e6,
-          s.total.getValueAtPercentile(99) / 1e6));
+          s.total.getValueAtPercentile(99) / 1e6,
+          s.afterRamp.getTotalCount() == 0 ? Double.NaN : s.afterRamp.getValueAtPercentile(99) / 1e6));
     }
     final LoadReport report = new LoadReport(totals, elapsedNanos / 1e9, rows);
     report.print(out);

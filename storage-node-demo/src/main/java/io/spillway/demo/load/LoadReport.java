@@ -48,9 +48,10 @@ public record LoadReport(Map<Tier, TierTotals> tiers, double seconds, List<Row> 
    * @param errors other error replies (timeouts, storage errors) and requests lost with a connection
    * @param p50Ms median latency of successful replies, ms
    * @param p99Ms 99th percentile latency of successful replies, ms
+   * @param p99AfterRampMs the same for the replies to requests sent after the load's ramp, NaN without any
    */
   public record TierTotals(long sent, long skipped, long ok, Map<String, Long> busy, long errors, double p50Ms,
-      double p99Ms) {
+      double p99Ms, double p99AfterRampMs) {
 
     /** Offered requests: sent plus skipped. */
     public long offered() {

@@ -27,4 +27,10 @@ public record LoadShape(Duration duration, Duration ramp, int keys, int valueByt
           + valueBytes + ", " + maxOutstanding);
     }
   }
+
+  /** The whole seconds the ramp takes (a part of a second counts as one): the seconds after it are at the full rate. */
+  public long rampSeconds() {
+    final long second = 1_000_000_000L;
+    return (ramp.toNanos() + second - 1) / second;
+  }
 }

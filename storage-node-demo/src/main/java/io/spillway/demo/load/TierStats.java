@@ -22,6 +22,8 @@ final class TierStats {
   private final Recorder latency = new Recorder(TimeUnit.SECONDS.toNanos(60), 2);
   private Histogram interval;
   final Histogram total = new Histogram(TimeUnit.SECONDS.toNanos(60), 2);
+  /** The latencies from the first second after the load's ramp on ({@link #takeInterval(boolean)}). */
+  final Histogram afterRamp = new Histogram(TimeUnit.SECONDS.toNanos(60), 2);
 
   /**
    * Records a reply.
@@ -54,10 +56,16 @@ final class TierStats {
     return busy.values().stream().mapToLong(LongAdder::sum).sum();
   }
 
-  /** Swaps the interval histogram (reporter thread only) and folds it into the run total. */
-  Histogram takeInterval() {
+  /**
+   * Swaps the interval histogram (reporter thread only) and folds it into the run total, and into the total after
+   * the ramp when {@code pastRamp}.
+   */
+  Histogram takeInterval(boolean pastRamp) {
     interval = latency.getIntervalHistogram(interval);
     total.add(interval);
+    if (pastRamp) {
+      afterRamp.add(interval);
+    }
     return interval;
   }
 }
