@@ -358,8 +358,11 @@ final class DemoMode implements Callable<Integer> {
     }
     out.printf(Locale.ROOT, "  goodput            %.0f ok replies/s (all tiers), %.2f x the capacity of ~%.0f%n",
         goodput, goodput / capacity, capacity);
-    out.printf(Locale.ROOT, "                     %.2f of what the offered load allowed (each second's offered "
-        + "requests, at most the capacity)%n", report.goodputOfAllowed(capacity));
+    final double ofAllowed = report.goodputOfAllowed(capacity);
+    if (!Double.isNaN(ofAllowed)) {
+      out.printf(Locale.ROOT, "                     %.2f of what the offered load allowed (each second's offered "
+          + "requests, at most the capacity)%n", ofAllowed);
+    }
     final double afterRamp = report.goodputPerSecondFrom(rampSeconds + 1);
     if (rampSeconds > 0 && !Double.isNaN(afterRamp)) {
       out.printf(Locale.ROOT, "                     %.0f ok replies/s after the %d s ramp, %.2f x the capacity%n",

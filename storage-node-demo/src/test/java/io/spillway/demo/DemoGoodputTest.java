@@ -45,6 +45,15 @@ class DemoGoodputTest {
   }
 
   @Test
+  void aRunShorterThanASecondHasOnlyItsRate() {
+    final LoadReport report = new LoadReport(Map.of(), 0.5, List.of());
+    final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    DemoMode.goodput(report, 100, 0, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    assertThat(bytes.toString(StandardCharsets.UTF_8).lines().toList())
+        .containsExactly("  goodput            0 ok replies/s (all tiers), 0.00 x the capacity of ~100");
+  }
+
+  @Test
   void withoutARampThereIsNoLineForAfterIt() {
     assertThat(summary(100, 0).lines().toList()).hasSize(2);
   }
