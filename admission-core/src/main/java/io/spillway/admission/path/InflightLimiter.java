@@ -147,12 +147,6 @@ public final class InflightLimiter {
     return (int) (state & INFLIGHT_MASK);
   }
 
-  /** Free slots right now (0 when inflight >= limit). */
-  int free() {
-    long s = state;
-    return Math.max(0, (int) (s >>> 32) - (int) (s & INFLIGHT_MASK));
-  }
-
   /** The peak inflight since the previous call, then restarts the peak from the current inflight. */
   public int takePeak() {
     int result = Math.max(peak, inflight());

@@ -61,4 +61,36 @@ class CohortCacheTest {
       assertThat(cache.cohort(a, t)).isEqualTo(cohorts.cohort(a.hash(), t));
     }
   }
+
+  @Test
+  void aHitReadsTheClientsMemoAndAnAdvanceWithinTheEpochKeepsIt() {
+    Cohorts cohorts = new Cohorts(128, 1_000);
+    CohortCache cache = new CohortCache(cohorts, 0);
+    ClientHandle a = client("a");
+    int cohort = cache.cohort(a, 10);
+    long memo = ApiAccess.get().cohortMemo(a);
+    assertThat(memo & 0xFFFF).as("the memo holds the cohort").isEqualTo(cohort);
+    assertThat(memo >>> 16).as("and the epoch's serial").isPositive();
+    // A memo of this epoch is trusted as it stands: plant another cohort under the same serial.
+    int planted = (cohort + 1) % 128;
+    ApiAccess.get().cohortMemo(a, (memo & ~0xFFFFL) | planted);
+    assertThat(cache.cohort(a, 20)).as("served from the memo").isEqualTo(planted);
+    cache.advance(500); // the same epoch: nothing turns
+    assertThat(cache.cohort(a, 600)).as("still the same epoch's memo").isEqualTo(planted);
+    cache.advance(1_000); // the next epoch
+    assertThat(cache.cohort(a, 1_000)).isEqualTo(cohorts.cohort(a.hash(), 1_000));
+  }
+
+  @Test
+  void anEpochStartsAtItsFirstNanosecondAndNotBefore() {
+    Cohorts cohorts = new Cohorts(128, 1_000);
+    CohortCache cache = new CohortCache(cohorts, 5_000); // built exactly on an epoch's start
+    for (int i = 0; i < 20; i++) {
+      ClientHandle c = client("c" + i);
+      assertThat(cache.cohort(c, 5_000)).isEqualTo(cohorts.cohort(c.hash(), 5_000));
+      assertThat(ApiAccess.get().cohortMemo(c)).as("the start is in the epoch: memoised").isNotZero();
+      assertThat(cache.cohort(c, 4_999)).as("the nanosecond before is the previous epoch's")
+          .isEqualTo(cohorts.cohort(c.hash(), 4_999));
+    }
+  }
 }

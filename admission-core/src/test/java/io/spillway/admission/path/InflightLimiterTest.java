@@ -28,6 +28,41 @@ class InflightLimiterTest {
   }
 
   @Test
+  void thePeakIsTheMostInFlightSinceTheLastReadingThenRestartsFromTheCurrentInflight() {
+    InflightLimiter limiter = new InflightLimiter(8);
+    for (int i = 0; i < 3; i++) {
+      assertThat(limiter.tryAcquire()).isTrue();
+    }
+    limiter.release();
+    limiter.release();
+    assertThat(limiter.takePeak()).as("3 held together, 1 now").isEqualTo(3);
+    assertThat(limiter.takePeak()).as("restarted from the one in flight").isEqualTo(1);
+    assertThat(limiter.tryAcquire()).isTrue();
+    assertThat(limiter.takePeak()).isEqualTo(2);
+    limiter.release();
+    limiter.release();
+    assertThat(limiter.takePeak()).as("nothing in flight, none acquired since").isEqualTo(2);
+    assertThat(limiter.tryAcquire()).isTrue();
+    limiter.release();
+    assertThat(limiter.takePeak()).as("one acquired and released between two readings").isEqualTo(1);
+  }
+
+  @Test
+  void aForcedAcquirePassesTheLimitAndCountsInThePeak() {
+    InflightLimiter limiter = new InflightLimiter(2);
+    for (int i = 0; i < 3; i++) {
+      limiter.forceAcquire(); // dry run: admitted whatever the limit
+    }
+    assertThat(limiter.inflight()).isEqualTo(3);
+    assertThat(limiter.tryAcquire()).as("past the limit: a real acquire still refused").isFalse();
+    limiter.release();
+    limiter.release();
+    limiter.release();
+    assertThat(limiter.takePeak()).as("all released: the peak the forced acquires reached").isEqualTo(3);
+    assertThat(limiter.takePeak()).isZero();
+  }
+
+  @Test
   void aNegativeExtraIsRefusedByName() {
     assertThatThrownBy(() -> new InflightLimiter(8).setCriticalExtra(-1))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("critical extra").hasMessageContaining("-1");
