@@ -46,6 +46,21 @@ class LeaseTest {
   }
 
   @Test
+  void eachReleaseStartsANewGenerationOfTheLease() {
+    AdmissionEngine engine = engine(2);
+    ClientHandle c = engine.clients().register("c");
+    Lease lease = engine.newLease();
+    assertThat(lease).hasToString("Lease{idle, generation=0}");
+    assertThat(engine.tryAcquire(lease, OpType.READ, Tier.T1, c, -1, 0L)).isEqualTo(Decisions.HELD);
+    assertThat(lease).hasToString("Lease{held, generation=0}");
+    assertThat(lease.release(Outcome.SUCCESS, MS)).isTrue();
+    assertThat(lease).hasToString("Lease{idle, generation=1}");
+    assertThat(engine.tryAcquire(lease, OpType.READ, Tier.T1, c, -1, 0L)).isEqualTo(Decisions.HELD);
+    assertThat(lease.release(Outcome.ERROR, MS, 0L)).isTrue();
+    assertThat(lease).hasToString("Lease{idle, generation=2}");
+  }
+
+  @Test
   void leasesAndTokensShareTheHardCap() {
     AdmissionEngine engine = engine(2);
     ClientHandle c = engine.clients().register("c");
@@ -115,6 +130,7 @@ class LeaseTest {
         .hasMessage("nodeWaitNanos must be >= 0, was -1");
     assertThat(lease.isHeld()).as("a refused release changes nothing").isTrue();
     assertThat(lease.release(Outcome.SUCCESS, 40 * MS, 30 * MS)).isTrue();
+    assertThat(lease.release(Outcome.SUCCESS, 40 * MS, 30 * MS)).as("second release").isFalse();
     long token = engine.tryAcquire(OpType.READ, Tier.T1, c);
     assertThatThrownBy(() -> engine.release(token, Outcome.SUCCESS, 40 * MS, -5L))
         .hasMessage("nodeWaitNanos must be >= 0, was -5");
