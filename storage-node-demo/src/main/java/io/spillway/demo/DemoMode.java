@@ -267,8 +267,7 @@ final class DemoMode implements Callable<Integer> {
 
   /** Requests a second the 3 nodes' storage threads complete at the demo's mix; NaN without a fixed cost. */
   static double capacityPerSecond(int storageThreads, StorageCost cost) {
-    final double opNanos = (1 - WRITE_SHARE) * cost.read().toNanos() + WRITE_SHARE * cost.write().toNanos();
-    return opNanos <= 0 ? Double.NaN : 3 * storageThreads * 1e9 / opNanos;
+    return 3 * cost.opsPerSecond(storageThreads, 1 - WRITE_SHARE);
   }
 
   /**

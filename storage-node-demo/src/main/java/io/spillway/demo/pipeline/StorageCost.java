@@ -70,6 +70,15 @@ public record StorageCost(Duration read, Duration write, Duration scan) {
   }
 
   /**
+   * Ops a second that {@code threads} storage threads complete at a mix of {@code readShare} reads and the rest writes
+   * ({@code threads / (readShare × read cost + (1 − readShare) × write cost)}); NaN when that mix costs nothing.
+   */
+  public double opsPerSecond(int threads, double readShare) {
+    final double opNanos = readShare * read.toNanos() + (1 - readShare) * write.toNanos();
+    return opNanos <= 0 ? Double.NaN : threads * 1e9 / opNanos;
+  }
+
+  /**
    * Waits out the cost of one op on the calling (storage) thread without using CPU; keeps the interrupt flag.
    *
    * <p>The wait ends on the device's schedule, not the scheduler's: a thread that runs ops back to back ends each one

@@ -46,12 +46,12 @@ public record StrategySettings(StrategyKind kind, double ratePerSecond, int conc
       int concurrencyOverride) {
     double rate = rateOverride;
     if (!(rate > 0)) {
-      final double opNanos = READ_HEAVY_READS * cost.read().toNanos() + (1 - READ_HEAVY_READS) * cost.write().toNanos();
-      if (opNanos <= 0 && kind == StrategyKind.TOKEN_BUCKET) {
+      final double capacity = cost.opsPerSecond(storageThreads, READ_HEAVY_READS);
+      if (Double.isNaN(capacity) && kind == StrategyKind.TOKEN_BUCKET) {
         throw new IllegalArgumentException(
             "admission-rate is needed for token-bucket on a node without a storage cost");
       }
-      rate = opNanos <= 0 ? 1000 : storageThreads * 1e9 / opNanos;
+      rate = Double.isNaN(capacity) ? 1000 : capacity;
     }
     return new StrategySettings(kind, rate,
         concurrencyOverride > 0 ? concurrencyOverride : BULKHEAD_PER_THREAD * storageThreads);

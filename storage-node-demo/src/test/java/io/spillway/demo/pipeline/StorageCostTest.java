@@ -2,6 +2,7 @@ package io.spillway.demo.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import io.spillway.admission.OpType;
 import java.time.Duration;
@@ -36,5 +37,14 @@ class StorageCostTest {
     assertThat(StorageCost.scheduledEnd(130_000_000L, 100_000_000L, cost)).isEqualTo(150_000_000L);
     // The first op of a thread.
     assertThat(StorageCost.scheduledEnd(10_000_000L, Long.MIN_VALUE / 2, cost)).isEqualTo(10_000_000L + cost);
+  }
+
+  @Test
+  void threadsCompleteOpsAtTheMixsMeanCost() {
+    // 2 threads / (0.95 x 20 ms + 0.05 x 40 ms) = 2 / 21 ms; the scan cost plays no part.
+    assertThat(StorageCost.parse("20,40,80").opsPerSecond(2, 0.95))
+        .isCloseTo(2 / 0.021, within(1e-9));
+    assertThat(StorageCost.parse("20,40,80").opsPerSecond(2, 1.0)).isEqualTo(100.0);
+    assertThat(StorageCost.NONE.opsPerSecond(2, 0.95)).isNaN();
   }
 }
