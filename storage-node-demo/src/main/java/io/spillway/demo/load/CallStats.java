@@ -84,38 +84,39 @@ public final class CallStats {
     failedBy.forEach((r, n) -> by.put(r, n.sum()));
     final Map<OpMix.Op, Long> okOf = new EnumMap<>(OpMix.Op.class);
     final Map<OpMix.Op, Long> failedOf = new EnumMap<>(OpMix.Op.class);
-    long ok = 0;
-    long failed = 0;
     for (OpMix.Op op : OpMix.Op.values()) {
-      final long okN = okByOp[op.ordinal()].sum();
-      final long failedN = failedByOp[op.ordinal()].sum();
-      okOf.put(op, okN);
-      failedOf.put(op, failedN);
-      ok += okN;
-      failed += failedN;
+      okOf.put(op, okByOp[op.ordinal()].sum());
+      failedOf.put(op, failedByOp[op.ordinal()].sum());
     }
-    return new CallSample(calls.sum(), ok, failed, attempts.sum(), lateOk.sum(), by, interval.copy(),
-        okOnRetry.sum(), firstAttemptInterval.copy(), okOf, failedOf);
+    return new CallSample(calls.sum(), attempts.sum(), lateOk.sum(), by, interval.copy(), okOnRetry.sum(),
+        firstAttemptInterval.copy(), okOf, failedOf);
   }
 
   /**
    * One sample of a tier's calls.
    *
    * @param calls calls started so far
-   * @param ok calls that succeeded so far
-   * @param failed calls that failed for good so far
    * @param attempts attempts sent so far (first attempts and retries)
    * @param lateOk success replies so far to attempts their caller had already timed out (served for nobody)
    * @param failedBy failed calls by the last attempt's outcome
    * @param latency latencies of the calls that succeeded since the previous sample, nanoseconds
    * @param okOnRetry calls so far that succeeded on a retry, not on their first attempt
    * @param firstAttemptLatency the part of {@code latency} of the calls that succeeded on their first attempt
-   * @param okByOp calls so far that succeeded, by command ({@code ok} split)
-   * @param failedByOp calls so far that failed for good, by command ({@code failed} split)
+   * @param okByOp calls so far that succeeded, by command
+   * @param failedByOp calls so far that failed for good, by command
    */
-  public record CallSample(long calls, long ok, long failed, long attempts, long lateOk, Map<String, Long> failedBy,
-      Histogram latency, long okOnRetry, Histogram firstAttemptLatency, Map<OpMix.Op, Long> okByOp,
-      Map<OpMix.Op, Long> failedByOp) {
+  public record CallSample(long calls, long attempts, long lateOk, Map<String, Long> failedBy, Histogram latency,
+      long okOnRetry, Histogram firstAttemptLatency, Map<OpMix.Op, Long> okByOp, Map<OpMix.Op, Long> failedByOp) {
+
+    /** Calls that succeeded so far, every command. */
+    public long ok() {
+      return okByOp.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** Calls that failed for good so far, every command. */
+    public long failed() {
+      return failedByOp.values().stream().mapToLong(Long::longValue).sum();
+    }
 
     /** Calls of {@code op} so far that succeeded; 0 for a command not counted. */
     public long ok(OpMix.Op op) {

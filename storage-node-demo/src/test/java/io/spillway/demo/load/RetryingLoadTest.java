@@ -24,13 +24,14 @@ class RetryingLoadTest {
 
   @Test
   void aRowCountsCallsBusyByReasonOtherFailuresAsErrorsAndAttempts() {
-    final CallStats.CallSample before = new CallStats.CallSample(10, 4, 6, 25, 0,
-        Map.of("SHED_TIER", 5L, "TIMEOUT", 1L), new Histogram(2), 0L, new Histogram(2), Map.of(), Map.of());
+    final CallStats.CallSample before = new CallStats.CallSample(10, 25, 0,
+        Map.of("SHED_TIER", 5L, "TIMEOUT", 1L), new Histogram(2), 0L, new Histogram(2), Map.of(OpMix.Op.GET, 4L),
+        Map.of(OpMix.Op.GET, 6L));
     final Histogram latency = new Histogram(2);
     latency.recordValue(3_000_000);
-    final CallStats.CallSample now = new CallStats.CallSample(30, 9, 21, 75, 0,
-        Map.of("SHED_TIER", 12L, "CLIENT_LIMIT", 3L, "TIMEOUT", 4L, "SKIPPED", 2L), latency, 0L, latency, Map.of(),
-        Map.of());
+    final CallStats.CallSample now = new CallStats.CallSample(30, 75, 0,
+        Map.of("SHED_TIER", 12L, "CLIENT_LIMIT", 3L, "TIMEOUT", 4L, "SKIPPED", 2L), latency, 0L, latency,
+        Map.of(OpMix.Op.GET, 9L), Map.of(OpMix.Op.GET, 21L));
     assertThat(RetryingLoad.csvRow(2, 1234, Tier.T2, before, now))
         .isEqualTo("2,1234,t2,20,5,10,5,3.0,3.0,CLIENT_LIMIT=3;SHED_TIER=7,50");
     assertThat(RetryingLoad.csvRow(1, 99, Tier.T0, null, before))

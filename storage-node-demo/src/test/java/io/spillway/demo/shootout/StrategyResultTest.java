@@ -38,7 +38,7 @@ class StrategyResultTest {
       h.recordValueWithCount(latencyMs * MS, 100);
     }
     final Map<Tier, CallSample> tiers = new EnumMap<>(Tier.class);
-    tiers.put(Tier.T1, new CallSample(okTotal + failedTotal, okTotal, failedTotal, okTotal + failedTotal, 0L,
+    tiers.put(Tier.T1, new CallSample(okTotal + failedTotal, okTotal + failedTotal, 0L,
         Map.of("SHED_TIER", failedTotal), h, onRetryTotal, first, Map.of(OpMix.Op.GET, okTotal),
         Map.of(OpMix.Op.GET, failedTotal)));
     return new Second(n, tiers, 100L * 1024 * 1024 * n, 10L * n, 50 + n, n < BUSY_NANOS.length ? BUSY_NANOS[n] : 0);
@@ -98,8 +98,8 @@ class StrategyResultTest {
       final long inShift = Math.max(0, Math.min(i, 13) - 8); // seconds 9-13
       final long t1Gets = 10L * i;
       final Map<Tier, CallSample> tiers = new EnumMap<>(Tier.class);
-      tiers.put(Tier.T1, sample(t1Gets + 2 * inShift, Map.of(OpMix.Op.GET, t1Gets, OpMix.Op.RANGE, 2 * inShift)));
-      tiers.put(Tier.T3, sample(i, Map.of(OpMix.Op.SET, (long) i)));
+      tiers.put(Tier.T1, sample(Map.of(OpMix.Op.GET, t1Gets, OpMix.Op.RANGE, 2 * inShift)));
+      tiers.put(Tier.T3, sample(Map.of(OpMix.Op.SET, (long) i)));
       s.add(new Second(i, tiers, 0L, 0L, 0, 0L));
     }
     final StrategyResult r = StrategyResult.of("x", scenario, s, THREADS);
@@ -126,7 +126,7 @@ class StrategyResultTest {
       final long n = i;
       final Map<Tier, CallSample> tiers = new EnumMap<>(Tier.class);
       // each second: 9 GETs ok and 1 failed, 1 RANGE ok and 3 failed
-      tiers.put(Tier.T1, sample(10 * n, Map.of(OpMix.Op.GET, 9 * n, OpMix.Op.RANGE, n),
+      tiers.put(Tier.T1, sample(Map.of(OpMix.Op.GET, 9 * n, OpMix.Op.RANGE, n),
           Map.of(OpMix.Op.GET, n, OpMix.Op.RANGE, 3 * n)));
       s.add(new Second(i, tiers, 0L, 0L, 0, 0L));
     }
@@ -145,16 +145,16 @@ class StrategyResultTest {
         + "cost shift={t1={GET=45, SET=0, RANGE=5}}, after the shift={t1={GET=18, SET=0, RANGE=2}}}");
   }
 
-  /** A tier's cumulative sample with {@code ok} successes split by command as given, nothing failed. */
-  private static CallSample sample(long ok, Map<OpMix.Op, Long> okByOp) {
-    return sample(ok, okByOp, Map.of());
+  /** A tier's cumulative sample with its successes split by command as given, nothing failed. */
+  private static CallSample sample(Map<OpMix.Op, Long> okByOp) {
+    return sample(okByOp, Map.of());
   }
 
   /** A tier's cumulative sample with its successes and failures split by command as given. */
-  private static CallSample sample(long ok, Map<OpMix.Op, Long> okByOp, Map<OpMix.Op, Long> failedByOp) {
-    final long failed = failedByOp.values().stream().mapToLong(Long::longValue).sum();
-    return new CallSample(ok + failed, ok, failed, ok + failed, 0L, Map.of(), new Histogram(2), 0L, new Histogram(2),
-        okByOp, failedByOp);
+  private static CallSample sample(Map<OpMix.Op, Long> okByOp, Map<OpMix.Op, Long> failedByOp) {
+    final long calls = okByOp.values().stream().mapToLong(Long::longValue).sum()
+        + failedByOp.values().stream().mapToLong(Long::longValue).sum();
+    return new CallSample(calls, calls, 0L, Map.of(), new Histogram(2), 0L, new Histogram(2), okByOp, failedByOp);
   }
 
   @Test
