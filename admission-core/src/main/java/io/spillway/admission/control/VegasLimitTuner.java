@@ -52,9 +52,11 @@ package io.spillway.admission.control;
  *       start that halves as the node's queue fills, up to the limit at the last decrease and no further (TCP's
  *       slow-start threshold, RFC 5681 §3.1): past the level at which the node last queued, a tick at which the
  *       noisy p90 happens to read its no-load value adds {@code lg}, not half the limit. A baseline probe that found
- *       the node slower clears the threshold ({@link #restartSlowStart}). Without a measured anchor (a configured
- *       latency target, which no probe measures) the first slow start runs too, until the first decrease, at the
- *       same rate: like TCP's, it needs no evidence to begin, only the absence of a queue. For a few ticks
+ *       the node slower clears the threshold ({@link #restartSlowStart}). The first slow start also ends, the
+ *       threshold set where it stands, after {@link #SLOW_START_EXIT_PERIODS} periods in a row with the limit used
+ *       and the queue past alpha, though nothing asked for a decrease. Without a measured anchor (a configured
+ *       latency target, which no probe measures) the first slow start runs too, until the first decrease or that
+ *       exit, at the same rate: like TCP's, it needs no evidence to begin, only the absence of a queue. For a few ticks
  *       after such a step a latency rise neither re-anchors the inferred anchor nor counts as "below the knee", and
  *       the decrease that ends it forgets the climb's elasticity and covariance: an oversized step's queue would
  *       otherwise be read as the node's new no-load latency (a limit of 153 on a node of 100).</li>
@@ -84,6 +86,17 @@ public final class VegasLimitTuner {
    * climb.
    */
   private static final int INFERRED_SLOW_START_HOLD_TICKS = 3;
+  /**
+   * Consecutive periods with the limit used and a queue past alpha that end the first slow start without a
+   * decrease (HyStart's delay exit): a queue between alpha and beta holds the limit without lowering it, and with the
+   * threshold still unset the first period whose noisy p90 read the no-load level then stepped by half the limit
+   * (13 → 20 on a node of 8 workers from a limit of 4, which the queue rule then brought back over 1.5 s:
+   * {@code LimitConvergenceScenarioTest}'s settled CV 0.10–0.12 on 11 seeds of 20, 0.05–0.08 with the exit). One
+   * period past alpha can be the p90's noise; three in a row are a queue. Source: S. Ha, I. Rhee, "Taming the
+   * elephants: New TCP slow start", Computer Networks 55(9), 2011 (HyStart leaves slow start on a rise of the delay,
+   * before any loss).
+   */
+  static final int SLOW_START_EXIT_PERIODS = 3;
   /**
    * Standard errors of the latency ratio by which a queue estimate must exceed alpha to count as queueing: about one
    * tick in 40 of an empty node reads past it (the inferred anchor, the lowest ratio seen, already sits a standard
@@ -116,6 +129,15 @@ public final class VegasLimitTuner {
   private double slowStartThreshold = Double.POSITIVE_INFINITY;
   /** Ticks left in which a rise of the latency may not re-anchor an inferred anchor (after a slow-start step). */
   private int reanchorHold;
+  /** Consecutive periods with the limit used and a queue past alpha ({@link #SLOW_START_EXIT_PERIODS}). */
+  private int queueingPeriods;
+  /**
+   * Whether a probe restarted slow start ({@link #restartSlowStart}): that climb ends only at a decrease. A probe that
+   * found the node slower restarts it so that the limit reaches what the same load now needs, and the queue it meets
+   * on the way is the old one draining (ended by the exit too, {@code SlowerNodeScenarioTest}'s mean goodput of the
+   * slow phase on S 200 ms K 200 read 0.949 against 0.959).
+   */
+  private boolean restarted;
 
   /**
    * Creates a tuner with {@link VegasTuning#defaults()}.
@@ -242,6 +264,11 @@ public final class VegasLimitTuner {
         factor = Math.min(factor, 1.0 - tuning.thrashDecreaseFraction());
       }
       mayIncrease = !queueing && !thrashing && used >= tuning.utilisationFraction() * estimate;
+      queueingPeriods = queueing && used >= tuning.utilisationFraction() * estimate ? queueingPeriods + 1 : 0;
+      if (queueingPeriods >= SLOW_START_EXIT_PERIODS && slowStartThreshold == Double.POSITIVE_INFINITY
+          && !restarted) {
+        slowStartThreshold = estimate; // the first slow start ends where the node queues, decrease or not
+      }
       boolean firstSlowStart = slowStartThreshold == Double.POSITIVE_INFINITY;
       if (mayIncrease && (measured || firstSlowStart) && estimate < slowStartThreshold) {
         // Slow start: the limit grows in proportion to the room left below alpha (by half at an empty queue, by lg
@@ -366,6 +393,7 @@ public final class VegasLimitTuner {
    */
   public void restartSlowStart() {
     slowStartThreshold = Double.POSITIVE_INFINITY;
+    restarted = true;
   }
 
   /** Raises the limit to at least {@code floor} (clamped to the bounds) at once; a higher limit stays. */

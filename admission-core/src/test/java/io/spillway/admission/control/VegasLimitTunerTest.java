@@ -303,6 +303,45 @@ class VegasLimitTunerTest {
     }
   }
 
+  /**
+   * A first slow start that meets a queue for {@link VegasLimitTuner#SLOW_START_EXIT_PERIODS} periods ends there,
+   * though the queue (between alpha and beta) asks for no decrease: the next period whose p90 reads the no-load level
+   * adds log10(L), not half the limit. Without the exit it stepped 13 → 20.
+   */
+  @Test
+  void aFirstSlowStartThatMeetsAQueueEndsWhereItStands() {
+    VegasLimitTuner tuner = new VegasLimitTuner(13, 1, 256);
+    tuner.measuredAnchor(0.5);
+    // 13 in flight at 0.8125 of the target: a queue of 5, past alpha (3.3) and short of beta (6.7): hold.
+    for (int i = 0; i < VegasLimitTuner.SLOW_START_EXIT_PERIODS; i++) {
+      assertThat(tuner.update(0.8125, 0.0, 13, 1_000.0, true)).as("period %d holds", i).isEqualTo(13);
+    }
+    assertThat(emptyQueueTick(tuner)).as("one noisy period at the no-load level after the queue").isEqualTo(14);
+  }
+
+  /** Two periods of queue are not yet the exit: a noisy period at the no-load level still steps by half. */
+  @Test
+  void aQueueShorterThanTheExitLeavesTheFirstSlowStartRunning() {
+    VegasLimitTuner tuner = new VegasLimitTuner(13, 1, 256);
+    tuner.measuredAnchor(0.5);
+    for (int i = 0; i < VegasLimitTuner.SLOW_START_EXIT_PERIODS - 1; i++) {
+      tuner.update(0.8125, 0.0, 13, 1_000.0, true);
+    }
+    assertThat(emptyQueueTick(tuner)).isEqualTo(20);
+  }
+
+  /** A slow start a probe restarted ends only at a decrease: the queue it meets is the old one draining. */
+  @Test
+  void aRestartedSlowStartIsNotEndedByAQueue() {
+    VegasLimitTuner tuner = new VegasLimitTuner(13, 1, 256);
+    tuner.measuredAnchor(0.5);
+    tuner.restartSlowStart();
+    for (int i = 0; i < VegasLimitTuner.SLOW_START_EXIT_PERIODS; i++) {
+      tuner.update(0.8125, 0.0, 13, 1_000.0, true);
+    }
+    assertThat(emptyQueueTick(tuner)).isEqualTo(20);
+  }
+
   @Test
   void restartSlowStartLetsTheLimitGrowByHalfAgain() {
     VegasLimitTuner tuner = new VegasLimitTuner(100, 1, 10_000);
