@@ -310,36 +310,36 @@ class VegasLimitTunerTest {
    */
   @Test
   void aFirstSlowStartThatMeetsAQueueEndsWhereItStands() {
-    VegasLimitTuner tuner = new VegasLimitTuner(13, 1, 256);
-    tuner.measuredAnchor(0.5);
-    // 13 in flight at 0.8125 of the target: a queue of 5, past alpha (3.3) and short of beta (6.7): hold.
-    for (int i = 0; i < VegasLimitTuner.SLOW_START_EXIT_PERIODS; i++) {
-      assertThat(tuner.update(0.8125, 0.0, 13, 1_000.0, true)).as("period %d holds", i).isEqualTo(13);
-    }
-    assertThat(emptyQueueTick(tuner)).as("one noisy period at the no-load level after the queue").isEqualTo(14);
+    assertThat(stepAfterAQueue(VegasLimitTuner.SLOW_START_EXIT_PERIODS, false)).isEqualTo(14);
   }
 
   /** Two periods of queue are not yet the exit: a noisy period at the no-load level still steps by half. */
   @Test
   void aQueueShorterThanTheExitLeavesTheFirstSlowStartRunning() {
-    VegasLimitTuner tuner = new VegasLimitTuner(13, 1, 256);
-    tuner.measuredAnchor(0.5);
-    for (int i = 0; i < VegasLimitTuner.SLOW_START_EXIT_PERIODS - 1; i++) {
-      tuner.update(0.8125, 0.0, 13, 1_000.0, true);
-    }
-    assertThat(emptyQueueTick(tuner)).isEqualTo(20);
+    assertThat(stepAfterAQueue(VegasLimitTuner.SLOW_START_EXIT_PERIODS - 1, false)).isEqualTo(20);
   }
 
   /** A slow start a probe restarted ends only at a decrease: the queue it meets is the old one draining. */
   @Test
   void aRestartedSlowStartIsNotEndedByAQueue() {
+    assertThat(stepAfterAQueue(VegasLimitTuner.SLOW_START_EXIT_PERIODS, true)).isEqualTo(20);
+  }
+
+  /**
+   * A limit of 13 with a measured anchor of 0.5 holds through {@code periods} periods of 13 in flight at 0.8125 of
+   * the target (a queue of 5: past alpha, 3.3, short of beta, 6.7), then sees one period at the no-load level; returns
+   * the limit after it.
+   */
+  private static int stepAfterAQueue(int periods, boolean restarted) {
     VegasLimitTuner tuner = new VegasLimitTuner(13, 1, 256);
     tuner.measuredAnchor(0.5);
-    tuner.restartSlowStart();
-    for (int i = 0; i < VegasLimitTuner.SLOW_START_EXIT_PERIODS; i++) {
-      tuner.update(0.8125, 0.0, 13, 1_000.0, true);
+    if (restarted) {
+      tuner.restartSlowStart();
     }
-    assertThat(emptyQueueTick(tuner)).isEqualTo(20);
+    for (int i = 0; i < periods; i++) {
+      assertThat(tuner.update(0.8125, 0.0, 13, 1_000.0, true)).as("period %d holds", i).isEqualTo(13);
+    }
+    return emptyQueueTick(tuner);
   }
 
   @Test
