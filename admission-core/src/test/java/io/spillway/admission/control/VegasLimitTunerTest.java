@@ -326,6 +326,20 @@ class VegasLimitTunerTest {
   }
 
   /**
+   * A queue read while the limit is not used (6 of 13 in flight, the latency 1.2 × the target: the node slower, not
+   * full) says nothing of where the limit meets the node's knee: it does not end the first slow start.
+   */
+  @Test
+  void aQueueReadWhileTheLimitIsNotUsedDoesNotEndTheFirstSlowStart() {
+    VegasLimitTuner tuner = new VegasLimitTuner(13, 1, 256);
+    tuner.measuredAnchor(0.5);
+    for (int i = 0; i < VegasLimitTuner.SLOW_START_EXIT_PERIODS; i++) {
+      assertThat(tuner.update(1.2, 0.0, 6, 1_000.0, false)).as("an unbound limit holds").isEqualTo(13);
+    }
+    assertThat(emptyQueueTick(tuner)).isEqualTo(20);
+  }
+
+  /**
    * A limit of 13 with a measured anchor of 0.5 holds through {@code periods} periods of 13 in flight at 0.8125 of
    * the target (a queue of 5: past alpha, 3.3, short of beta, 6.7), then sees one period at the no-load level; returns
    * the limit after it.
