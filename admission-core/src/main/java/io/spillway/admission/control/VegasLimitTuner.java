@@ -91,7 +91,7 @@ public final class VegasLimitTuner {
    * decrease (HyStart's delay exit): a queue between alpha and beta holds the limit without lowering it, and with the
    * threshold still unset the first period whose noisy p90 read the no-load level then stepped by half the limit
    * (13 → 20 on a node of 8 workers from a limit of 4, which the queue rule then brought back over 1.5 s:
-   * {@code LimitConvergenceScenarioTest}'s settled CV 0.10–0.12 on 11 seeds of 20, 0.05–0.08 with the exit). One
+   * {@code LimitConvergenceScenarioTest}'s settled CV 0.10–0.12 on 11 seeds of 20, 0–0.084 with the exit). One
    * period past alpha can be the p90's noise; three in a row are a queue. Source: S. Ha, I. Rhee, "Taming the
    * elephants: New TCP slow start", Computer Networks 55(9), 2011 (HyStart leaves slow start on a rise of the delay,
    * before any loss).
@@ -263,8 +263,9 @@ public final class VegasLimitTuner {
       if (thrashing && queueing) {
         factor = Math.min(factor, 1.0 - tuning.thrashDecreaseFraction());
       }
-      mayIncrease = !queueing && !thrashing && used >= tuning.utilisationFraction() * estimate;
-      queueingPeriods = queueing && used >= tuning.utilisationFraction() * estimate ? queueingPeriods + 1 : 0;
+      boolean limitUsed = used >= tuning.utilisationFraction() * estimate;
+      mayIncrease = !queueing && !thrashing && limitUsed;
+      queueingPeriods = queueing && limitUsed ? queueingPeriods + 1 : 0;
       if (queueingPeriods >= SLOW_START_EXIT_PERIODS && slowStartThreshold == Double.POSITIVE_INFINITY
           && !restarted) {
         slowStartThreshold = estimate; // the first slow start ends where the node queues, decrease or not
