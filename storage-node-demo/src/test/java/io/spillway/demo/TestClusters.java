@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import redis.clients.jedis.Jedis;
@@ -19,6 +20,15 @@ import redis.clients.jedis.commands.ProtocolCommand;
 /** Shared helpers of the integration tests: free loopback ports, fast Raft timing, deadline polling. */
 final class TestClusters {
   static final Duration STARTUP = Duration.ofSeconds(30);
+  /** The system property that names the test JVM's surefire fork (1, 2, …; the module's pom sets it). */
+  static final String FORK_PROPERTY = "spillway.test.fork";
+  private static final int FIRST_PORT = 12_000;
+  private static final int PORTS_PER_FORK = 10_000;
+  /** Fork ranges below the ephemeral ports: [12000, 22000) and [22000, 32000). */
+  private static final int FORK_RANGES = 2;
+  /** The next port to try, from a random start so that consecutive runs do not reuse the same ports first. */
+  private static final AtomicInteger nextPort =
+      new AtomicInteger(java.util.concurrent.ThreadLocalRandom.current().nextInt(PORTS_PER_FORK));
 
   private TestClusters() {
   }
@@ -68,21 +78,36 @@ final class TestClusters {
     return cluster;
   }
 
+  /**
+   * Loopback ports for a cluster's Raft servers, free when picked. Ratis ends the JVM when its gRPC server cannot bind
+   * ({@code GrpcServicesImpl}: "Terminating with exit status 1"), so a port taken between the pick and the bind kills
+   * the test JVM. The build runs this module's tests in two JVMs, and a port that one of them picked with
+   * {@code bind(0)} and released could be handed to the other's next {@code bind(0)} or outgoing connection. So each
+   * test JVM picks from a range of its own ({@value #PORTS_PER_FORK} ports per surefire fork, named by
+   * {@code spillway.test.fork}), below the kernel's ephemeral ports (32768–60999 by default), which no
+   * {@code bind(0)} is given.
+   */
   static int[] freePorts(int n) {
-    final ServerSocket[] sockets = new ServerSocket[n];
+    final int fork = Math.floorMod(Integer.getInteger(FORK_PROPERTY, 1) - 1, FORK_RANGES);
+    final int base = FIRST_PORT + fork * PORTS_PER_FORK;
     final int[] ports = new int[n];
-    try {
-      for (int i = 0; i < n; i++) {
-        sockets[i] = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-        ports[i] = sockets[i].getLocalPort();
-      }
-      for (ServerSocket s : sockets) {
-        s.close();
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    for (int i = 0; i < n; i++) {
+      ports[i] = freePortFrom(base);
     }
     return ports;
+  }
+
+  private static int freePortFrom(int base) {
+    for (int attempt = 0; attempt < PORTS_PER_FORK; attempt++) {
+      final int port = base + Math.floorMod(nextPort.getAndIncrement(), PORTS_PER_FORK);
+      try (ServerSocket probe = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+        return port;
+      } catch (IOException taken) {
+        // in use (another process, or a socket of an earlier cluster not yet released): try the next one
+      }
+    }
+    throw new UncheckedIOException(new IOException("no free loopback port in [" + base + ", "
+        + (base + PORTS_PER_FORK) + ")"));
   }
 
   static Jedis jedis(StorageNode node) {
