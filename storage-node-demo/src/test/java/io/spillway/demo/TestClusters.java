@@ -4,12 +4,12 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.spillway.admission.EngineConfig;
 import io.spillway.demo.raft.RaftSettings;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -23,12 +23,11 @@ final class TestClusters {
   /** The system property that names the test JVM's surefire fork (1, 2, …; the module's pom sets it). */
   static final String FORK_PROPERTY = "spillway.test.fork";
   private static final int FIRST_PORT = 12_000;
-  private static final int PORTS_PER_FORK = 10_000;
+  static final int PORTS_PER_FORK = 10_000;
   /** Fork ranges below the ephemeral ports: [12000, 22000) and [22000, 32000). */
   private static final int FORK_RANGES = 2;
   /** The next port to try, from a random start so that consecutive runs do not reuse the same ports first. */
-  private static final AtomicInteger nextPort =
-      new AtomicInteger(java.util.concurrent.ThreadLocalRandom.current().nextInt(PORTS_PER_FORK));
+  private static final AtomicInteger nextPort = new AtomicInteger(ThreadLocalRandom.current().nextInt(PORTS_PER_FORK));
 
   private TestClusters() {
   }
@@ -88,13 +87,17 @@ final class TestClusters {
    * {@code bind(0)} is given.
    */
   static int[] freePorts(int n) {
-    final int fork = Math.floorMod(Integer.getInteger(FORK_PROPERTY, 1) - 1, FORK_RANGES);
-    final int base = FIRST_PORT + fork * PORTS_PER_FORK;
+    final int base = forkPortBase();
     final int[] ports = new int[n];
     for (int i = 0; i < n; i++) {
       ports[i] = freePortFrom(base);
     }
     return ports;
+  }
+
+  /** The first port of this test JVM's range ({@value #PORTS_PER_FORK} ports). */
+  static int forkPortBase() {
+    return FIRST_PORT + Math.floorMod(Integer.getInteger(FORK_PROPERTY, 1) - 1, FORK_RANGES) * PORTS_PER_FORK;
   }
 
   private static int freePortFrom(int base) {
@@ -106,8 +109,7 @@ final class TestClusters {
         // in use (another process, or a socket of an earlier cluster not yet released): try the next one
       }
     }
-    throw new UncheckedIOException(new IOException("no free loopback port in [" + base + ", "
-        + (base + PORTS_PER_FORK) + ")"));
+    throw new IllegalStateException("no free loopback port in [" + base + ", " + (base + PORTS_PER_FORK) + ")");
   }
 
   static Jedis jedis(StorageNode node) {

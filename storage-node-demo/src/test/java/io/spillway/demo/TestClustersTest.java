@@ -14,12 +14,12 @@ class TestClustersTest {
    */
   @Test
   void raftPortsComeFromThisForksRangeBelowTheEphemeralPorts() {
-    int fork = Math.floorMod(Integer.getInteger(TestClusters.FORK_PROPERTY, 1) - 1, 2);
+    int base = TestClusters.forkPortBase();
     int[] ports = TestClusters.freePorts(6);
     assertEquals(6, Arrays.stream(ports).distinct().count(), Arrays.toString(ports));
     for (int port : ports) {
-      assertTrue(port >= 12_000 + fork * 10_000 && port < 22_000 + fork * 10_000,
-          "port " + port + " outside fork " + (fork + 1) + "'s range");
+      assertTrue(port >= base && port < base + TestClusters.PORTS_PER_FORK,
+          "port " + port + " outside this fork's range from " + base);
       assertTrue(port < 32_768, "port " + port + " in the ephemeral range");
     }
   }
