@@ -38,6 +38,7 @@ public final class CodelConfig {
   private final double sloughFactor;
   private final long queueTimeoutNanos;
   private final long sloughThresholdNanos;
+  private final boolean deadlineOverridesTimeout;
 
   private CodelConfig(Builder b) {
     this.targetNanos = b.target.toNanos();
@@ -46,6 +47,7 @@ public final class CodelConfig {
     this.sloughFactor = b.sloughFactor;
     this.queueTimeoutNanos = b.queueTimeout.toNanos();
     this.sloughThresholdNanos = (long) (b.sloughFactor * targetNanos);
+    this.deadlineOverridesTimeout = b.deadlineOverridesTimeout;
   }
 
   /** A builder holding the defaults. */
@@ -53,7 +55,7 @@ public final class CodelConfig {
     return new Builder();
   }
 
-  /** target 5 ms, interval 100 ms, capacity 1024, slough factor 2.0, queue timeout 1 s. */
+  /** target 5 ms, interval 100 ms, capacity 1024, slough factor 2.0, queue timeout 1 s for every entry. */
   public static CodelConfig defaults() {
     return DEFAULTS;
   }
@@ -65,7 +67,8 @@ public final class CodelConfig {
         .interval(Duration.ofNanos(intervalNanos))
         .capacity(capacity)
         .sloughFactor(sloughFactor)
-        .queueTimeout(Duration.ofNanos(queueTimeoutNanos));
+        .queueTimeout(Duration.ofNanos(queueTimeoutNanos))
+        .deadlineOverridesTimeout(deadlineOverridesTimeout);
   }
 
   /** The sojourn the queue tolerates as "good" standing delay; overloaded when an interval's minimum exceeds it. */
@@ -88,9 +91,22 @@ public final class CodelConfig {
     return sloughFactor;
   }
 
-  /** The hard sojourn cap: an entry that waited this long is dropped as QUEUE_TIMEOUT, overloaded or not. */
+  /**
+   * The hard sojourn cap: an entry that waited this long is dropped as QUEUE_TIMEOUT, overloaded or not (unless
+   * {@link #deadlineOverridesTimeout()} and the entry has a deadline).
+   */
   public long queueTimeoutNanos() {
     return queueTimeoutNanos;
+  }
+
+  /**
+   * Whether an entry offered with a deadline waits up to its deadline, however long that is, instead of the queue
+   * timeout; entries without one keep the timeout. For a queue served ahead of every other (the most important
+   * requests under strict priority), where a wait is the wait for a free server and not a standing queue of its own:
+   * the caller's deadline, not a timeout fitted to the service time, says when serving it becomes waste.
+   */
+  public boolean deadlineOverridesTimeout() {
+    return deadlineOverridesTimeout;
   }
 
   /** {@code sloughFactor × target}, in nanoseconds. */
@@ -108,19 +124,22 @@ public final class CodelConfig {
     }
     CodelConfig c = (CodelConfig) o;
     return targetNanos == c.targetNanos && intervalNanos == c.intervalNanos && capacity == c.capacity
-        && Double.compare(sloughFactor, c.sloughFactor) == 0 && queueTimeoutNanos == c.queueTimeoutNanos;
+        && Double.compare(sloughFactor, c.sloughFactor) == 0 && queueTimeoutNanos == c.queueTimeoutNanos
+        && deadlineOverridesTimeout == c.deadlineOverridesTimeout;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(targetNanos, intervalNanos, capacity, sloughFactor, queueTimeoutNanos);
+    return Objects.hash(targetNanos, intervalNanos, capacity, sloughFactor, queueTimeoutNanos,
+        deadlineOverridesTimeout);
   }
 
   @Override
   public String toString() {
     return "CodelConfig{target=" + Durations.format(targetNanos) + ", interval=" + Durations.format(intervalNanos)
         + ", capacity=" + capacity + ", sloughFactor=" + sloughFactor
-        + ", queueTimeout=" + Durations.format(queueTimeoutNanos) + "}";
+        + ", queueTimeout=" + Durations.format(queueTimeoutNanos)
+        + (deadlineOverridesTimeout ? " (without a deadline)" : "") + "}";
   }
 
   /** Collects the settings; {@link #build()} validates them all, the cross-field rules included. */
@@ -130,6 +149,7 @@ public final class CodelConfig {
     private int capacity = DEFAULT_CAPACITY;
     private double sloughFactor = DEFAULT_SLOUGH_FACTOR;
     private Duration queueTimeout = DEFAULT_QUEUE_TIMEOUT;
+    private boolean deadlineOverridesTimeout;
 
     private Builder() {}
 
@@ -160,6 +180,12 @@ public final class CodelConfig {
     /** Hard sojourn cap; {@code target < queueTimeout <= 24h}. Default 1 s. */
     public Builder queueTimeout(Duration queueTimeout) {
       this.queueTimeout = Objects.requireNonNull(queueTimeout, "queueTimeout");
+      return this;
+    }
+
+    /** Entries with a deadline wait up to it, past the queue timeout; see {@link #deadlineOverridesTimeout()}. */
+    public Builder deadlineOverridesTimeout(boolean deadlineOverridesTimeout) {
+      this.deadlineOverridesTimeout = deadlineOverridesTimeout;
       return this;
     }
 

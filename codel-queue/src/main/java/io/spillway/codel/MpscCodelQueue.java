@@ -16,7 +16,8 @@ import java.util.Objects;
  *   <li><b>Mode</b>: FIFO while healthy; LIFO from a boundary that finds the queue overloaded; back to FIFO as soon
  *       as a consumer call leaves the queue empty.</li>
  *   <li><b>Drops</b>, checked in this order: {@link DropReason#DEADLINE} once {@code now >= deadline};
- *       {@link DropReason#QUEUE_TIMEOUT} once {@code sojourn >= queueTimeout}; {@link DropReason#SLOUGHED} while
+ *       {@link DropReason#QUEUE_TIMEOUT} once {@code sojourn >= queueTimeout} (for an entry with a deadline, not at
+ *       all when {@link CodelConfig#deadlineOverridesTimeout()}); {@link DropReason#SLOUGHED} while
  *       overloaded once {@code sojourn > sloughFactor × target}; {@link DropReason#QUEUE_FULL} when an offer finds
  *       {@code capacity} entries accepted and not yet ended.</li>
  *   <li><b>poll</b> first drops every head (oldest) entry that has a drop reason, then serves the head (FIFO) or
@@ -268,7 +269,7 @@ public final class MpscCodelQueue<E> {
       return DropReason.DEADLINE;
     }
     long sojourn = now - enqueuedAt;
-    if (sojourn >= config.queueTimeoutNanos()) {
+    if (sojourn >= config.queueTimeoutNanos() && (deadline == NO_DEADLINE || !config.deadlineOverridesTimeout())) {
       return DropReason.QUEUE_TIMEOUT;
     }
     if (detector.overloaded() && sojourn > config.sloughThresholdNanos()) {

@@ -29,10 +29,13 @@ class CodelConfigTest {
   void toBuilderRoundTripsEveryField() {
     CodelConfig c = CodelConfig.builder()
         .target(Duration.ofMillis(20)).interval(Duration.ofMillis(500)).capacity(77)
-        .sloughFactor(3.5).queueTimeout(Duration.ofSeconds(3)).build();
+        .sloughFactor(3.5).queueTimeout(Duration.ofSeconds(3)).deadlineOverridesTimeout(true).build();
     assertThat(c.toBuilder().build()).isEqualTo(c).hasSameHashCodeAs(c);
     assertThat(c.toBuilder().capacity(78).build().capacity()).isEqualTo(78);
-    assertThat(c.toString()).contains("target=20ms", "interval=500ms", "capacity=77", "queueTimeout=3s");
+    assertThat(c.toBuilder().deadlineOverridesTimeout(false).build()).isNotEqualTo(c);
+    assertThat(c.toString()).contains("target=20ms", "interval=500ms", "capacity=77",
+        "queueTimeout=3s (without a deadline)");
+    assertThat(CodelConfig.defaults().deadlineOverridesTimeout()).isFalse();
   }
 
   static Stream<Arguments> invalidConfigs() {

@@ -29,7 +29,8 @@ class CodelQueueModelTest {
       config(5, 100, 8, 2.0, 250),
       config(5, 100, 3, 2.0, 250),
       config(10, 50, 40, 1.5, 120),   // grows storage past the first ring
-      config(2, 30, 8, 4.0, 60));
+      config(2, 30, 8, 4.0, 60),
+      config(5, 100, 8, 2.0, 60).toBuilder().deadlineOverridesTimeout(true).build()); // deadlines of up to 400 ms
 
   private static CodelConfig config(int targetMs, int intervalMs, int capacity, double slough, int timeoutMs) {
     return CodelConfig.builder().target(Duration.ofMillis(targetMs)).interval(Duration.ofMillis(intervalMs))

@@ -115,6 +115,33 @@ class MpscCodelQueueTest {
   }
 
   @Test
+  void withDeadlineOverridesTimeoutAnEntryWithADeadlineWaitsPastTheTimeoutUpToItsDeadline() {
+    MpscCodelQueue<String> q = new MpscCodelQueue<>(CodelConfig.builder().capacity(16) // never sloughs (5 s)
+        .sloughFactor(CodelConfig.MAX_SLOUGH_FACTOR).deadlineOverridesTimeout(true).build(), ticker::read, drops);
+    long now = ticker.read();
+    q.offer("late", now + Duration.ofMillis(3_000).toNanos());
+    q.offer("none");
+    q.offer("soon", now + Duration.ofMillis(1_500).toNanos());
+    ticker.advance(Duration.ofMillis(1_000));
+    assertThat(q.dropExpired()).isEqualTo(1); // the timeout (1 s) still caps the entry without a deadline
+    assertThat(drops.takeAll()).containsExactly(drop("none", DropReason.QUEUE_TIMEOUT));
+    ticker.advance(Duration.ofMillis(500));
+    assertThat(q.dropExpired()).isEqualTo(1);
+    assertThat(drops.takeAll()).containsExactly(drop("soon", DropReason.DEADLINE));
+    ticker.advance(Duration.ofMillis(1_000));
+    assertThat(q.poll()).isEqualTo("late"); // waited 2.5 s, twice and a half the timeout
+    assertThat(drops.drops).isEmpty();
+  }
+
+  @Test
+  void withoutTheOverrideTheTimeoutCapsAnEntryWhateverItsDeadline() {
+    queue.offer("late", ticker.read() + Duration.ofMillis(3_000).toNanos());
+    ticker.advance(Duration.ofMillis(1_000));
+    assertThat(queue.dropExpired()).isEqualTo(1);
+    assertThat(drops.takeAll()).containsExactly(drop("late", DropReason.QUEUE_TIMEOUT));
+  }
+
+  @Test
   void dropsEntriesPastTheirDeadlineWhereverTheyWait() {
     long now = ticker.read();
     queue.offer("a");

@@ -123,7 +123,8 @@ final class ReferenceCodelQueue {
       return DropReason.DEADLINE;
     }
     long sojourn = now - w.enqueuedAt;
-    if (sojourn >= config.queueTimeoutNanos()) {
+    if (sojourn >= config.queueTimeoutNanos()
+        && (w.deadline == MpscCodelQueue.NO_DEADLINE || !config.deadlineOverridesTimeout())) {
       return DropReason.QUEUE_TIMEOUT;
     }
     if (overloaded && sojourn > config.sloughFactor() * config.targetNanos()) {
