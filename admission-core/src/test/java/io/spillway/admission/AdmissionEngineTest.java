@@ -209,6 +209,36 @@ class AdmissionEngineTest {
   }
 
   @Test
+  void aQueuedCriticalRequestWaitsPastTheQueueTimeoutUpToItsCallersDeadline() {
+    AdmissionEngine engine = engine(fixedLimit(1).queuesTimeout(OpType.READ, Duration.ofMillis(50)));
+    ClientHandle c = engine.clients().register("c");
+    for (int tick = 0; tick < 40; tick++) { // warm, as above: the fitted timeout is 50 ms or less
+      engine.release(engine.tryAcquire(OpType.READ, Tier.T2, c), Outcome.SUCCESS, MS);
+      clock.advanceNanos(100 * MS);
+      engine.tick();
+    }
+    assertThat(engine.stats().queueTimeoutNanos(OpType.READ)).isLessThanOrEqualTo(50 * MS);
+    long now = clock.read();
+    Answer running = new Answer();
+    Answer critical = new Answer();
+    Answer criticalWithoutDeadline = new Answer();
+    Answer lower = new Answer();
+    engine.submit(OpType.READ, Tier.T2, c, DIRECT, running);
+    engine.submit(OpType.READ, Tier.T1, c, -1, now + 1_000 * MS, DIRECT, critical);
+    engine.submit(OpType.READ, Tier.T1, c, DIRECT, criticalWithoutDeadline);
+    engine.submit(OpType.READ, Tier.T3, c, -1, now + 1_000 * MS, DIRECT, lower);
+    clock.advanceNanos(60 * MS);
+    engine.tick();
+    assertThat(criticalWithoutDeadline.reason).as("no deadline: the queue timeout").isEqualTo(Reason.QUEUE_TIMEOUT);
+    assertThat(lower.reason).as("T3 has the queue timeout whatever its deadline").isEqualTo(Reason.QUEUE_TIMEOUT);
+    clock.advanceNanos(840 * MS);
+    engine.tick();
+    assertThat(critical.calls).as("T1 with 100 ms of its deadline left, 900 ms in: still queued").isZero();
+    engine.release(running.token, Outcome.SUCCESS, MS);
+    assertThat(critical.reason).isEqualTo(Reason.ADMITTED);
+  }
+
+  @Test
   void aQueuedRequestWhoseCallerGaveUpIsDroppedAtItsTurnWithoutTakingThePermit() {
     AdmissionEngine engine = engine(fixedLimit(1));
     ClientHandle c = engine.clients().register("c");

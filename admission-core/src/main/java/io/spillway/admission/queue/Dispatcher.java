@@ -256,11 +256,19 @@ public final class Dispatcher {
    * The queue configuration of one tier. The critical tiers (the never-shed ones and the next, which the rejector
    * sheds last) are not sloughed: they are dispatched first, so a wait in their queue is the wait for a permit, not
    * a standing queue of their own, and CoDel's overload state, set by the whole op type's queueing, would otherwise
-   * drop them after twice a target sized for RPCs (10 ms) on a node whose requests take tens of milliseconds. Their
-   * hard sojourn cap (the queue timeout) still applies.
+   * drop them after twice a target sized for RPCs (10 ms) on a node whose requests take tens of milliseconds.
+   * For the same reason a critical request that carries its caller's deadline waits up to that deadline, not the
+   * queue timeout ({@link CodelConfig#deadlineOverridesTimeout()}): the timeout is fitted to the op type's service
+   * time, a guess at when the caller gives up, and the deadline is the caller's word. On a 2-core host too slow for
+   * its load (the demo's row (c) on docs/storage-node-demo.md#on-a-slower-host) the node stalls for hundreds of
+   * milliseconds; the critical requests queued through a stall timed out at the fitted ~100 ms with most of their
+   * 1 s left, and their retries came back to a node more loaded than before. The hard sojourn cap still applies to
+   * a critical request without a deadline.
    */
   private CodelConfig forTier(CodelConfig config, int tier) {
-    return tier <= lastCriticalTier ? config.toBuilder().sloughFactor(CodelConfig.MAX_SLOUGH_FACTOR).build() : config;
+    return tier <= lastCriticalTier
+        ? config.toBuilder().sloughFactor(CodelConfig.MAX_SLOUGH_FACTOR).deadlineOverridesTimeout(true).build()
+        : config;
   }
 
   /** A reconfiguration's critical tiers; the queues take them with their next {@link #reconfigure}. */
