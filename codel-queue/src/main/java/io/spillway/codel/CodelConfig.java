@@ -139,7 +139,7 @@ public final class CodelConfig {
     return "CodelConfig{target=" + Durations.format(targetNanos) + ", interval=" + Durations.format(intervalNanos)
         + ", capacity=" + capacity + ", sloughFactor=" + sloughFactor
         + ", queueTimeout=" + Durations.format(queueTimeoutNanos)
-        + (deadlineOverridesTimeout ? " (without a deadline)" : "") + "}";
+        + (deadlineOverridesTimeout ? " (entries without a deadline)" : "") + "}";
   }
 
   /** Collects the settings; {@link #build()} validates them all, the cross-field rules included. */

@@ -34,7 +34,7 @@ class CodelConfigTest {
     assertThat(c.toBuilder().capacity(78).build().capacity()).isEqualTo(78);
     assertThat(c.toBuilder().deadlineOverridesTimeout(false).build()).isNotEqualTo(c);
     assertThat(c.toString()).contains("target=20ms", "interval=500ms", "capacity=77",
-        "queueTimeout=3s (without a deadline)");
+        "queueTimeout=3s (entries without a deadline)");
     assertThat(CodelConfig.defaults().deadlineOverridesTimeout()).isFalse();
   }
 
