@@ -95,9 +95,17 @@ final class TestClusters {
     return ports;
   }
 
-  /** The first port of this test JVM's range ({@value #PORTS_PER_FORK} ports). */
+  /**
+   * The first port of this test JVM's range ({@value #PORTS_PER_FORK} ports). A fork past the ranges there is room
+   * for below the ephemeral ports is refused rather than given another fork's range, which would bring the race back.
+   */
   static int forkPortBase() {
-    return FIRST_PORT + Math.floorMod(Integer.getInteger(FORK_PROPERTY, 1) - 1, FORK_RANGES) * PORTS_PER_FORK;
+    int fork = Integer.getInteger(FORK_PROPERTY, 1);
+    if (fork < 1 || fork > FORK_RANGES) {
+      throw new IllegalStateException(FORK_PROPERTY + " must be in [1, " + FORK_RANGES + "] (one port range per"
+          + " surefire fork below the ephemeral ports; lower forkCount in storage-node-demo/pom.xml), was " + fork);
+    }
+    return FIRST_PORT + (fork - 1) * PORTS_PER_FORK;
   }
 
   private static int freePortFrom(int base) {
