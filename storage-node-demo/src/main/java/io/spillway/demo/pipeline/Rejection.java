@@ -16,12 +16,30 @@ public record Rejection(String reason, long retryAfterMs, Tier tier) {
 
   /** Validates the fields. */
   public Rejection {
-    if (!reason.matches("[A-Z][A-Z_]*")) {
+    if (!isCode(reason)) {
       throw new IllegalArgumentException("reason must be an upper-case code like QUEUE_FULL, was '" + reason + "'");
     }
     if (retryAfterMs < 0) {
       throw new IllegalArgumentException("retryAfterMs must be >= 0, was " + retryAfterMs);
     }
+  }
+
+  /**
+   * Whether {@code s} is an upper-case code ({@code [A-Z][A-Z_]*}). A loop, not {@code String#matches}: every
+   * rejected request builds a {@code Rejection}, and {@code matches} compiles its pattern on each call (in the demo's
+   * row (c), 6,000 rejections a second, that compile took 3.6 % of the node's CPU samples).
+   */
+  static boolean isCode(String s) {
+    if (s.isEmpty() || s.charAt(0) == '_') {
+      return false;
+    }
+    for (int i = 0; i < s.length(); i++) {
+      final char c = s.charAt(i);
+      if ((c < 'A' || c > 'Z') && c != '_') {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The RESP error. */
