@@ -17,6 +17,7 @@ import io.spillway.demo.raft.PartitionGroups;
 import io.spillway.demo.raft.RaftNode;
 import io.spillway.demo.server.NodeView;
 import io.spillway.demo.server.RespServer;
+import io.spillway.demo.server.Transport;
 import io.spillway.demo.store.RocksDbNativeLibrary;
 import io.spillway.demo.strategy.AdmissionStrategy;
 import io.spillway.demo.strategy.Strategies;
@@ -146,9 +147,10 @@ public final class StorageNode implements AutoCloseable {
     raft.join();
     lagSampler.start();
     admission.start();
-    resp.start(config.nodeId(), config.respThreads());
-    LOG.info("{}: serving RESP on {}, partitions {} of {}", config.nodeId(), resp.address(),
-        raft.hostedPartitions(), config.partitions());
+    final Transport transport = Transport.chosen();
+    resp.start(config.nodeId(), config.respThreads(), transport);
+    LOG.info("{}: serving RESP on {} ({}), partitions {} of {}", config.nodeId(), resp.address(),
+        transport.name().toLowerCase(java.util.Locale.ROOT), raft.hostedPartitions(), config.partitions());
   }
 
   /** The node's configuration. */

@@ -7,9 +7,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.spillway.demo.command.DataCommandParser;
 import io.spillway.demo.pipeline.RequestPipeline;
@@ -19,9 +17,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A node's RESP listener: connection cap → idle timeout → request deadline → Netty's RESP codec with the node's
- * bounds ({@link RespCodec}) → per-connection dispatcher ({@link RespConnectionHandler}) feeding the
- * {@link RequestPipeline}.
+ * A node's RESP listener, on the {@link Transport} the host allows: connection cap → idle timeout → request
+ * deadline → Netty's RESP codec with the node's bounds ({@link RespCodec}) → per-connection dispatcher
+ * ({@link RespConnectionHandler}) feeding the {@link RequestPipeline}.
  */
 public final class RespServer implements AutoCloseable {
   private final RespServerSettings settings;
@@ -47,16 +45,22 @@ public final class RespServer implements AutoCloseable {
     this.limiter = new ConnectionLimiter(settings.maxConnections());
   }
 
-  /** Binds and starts serving; returns once the port is bound. */
-  public synchronized void start(String threadPrefix, int workerThreads) throws InterruptedException {
+  /** Binds and starts serving on the {@linkplain Transport#chosen() chosen transport}; returns once bound. */
+  public void start(String threadPrefix, int workerThreads) throws InterruptedException {
+    start(threadPrefix, workerThreads, Transport.chosen());
+  }
+
+  /** Binds and starts serving on {@code transport}; returns once the port is bound. */
+  public synchronized void start(String threadPrefix, int workerThreads, Transport transport)
+      throws InterruptedException {
     boss = new MultiThreadIoEventLoopGroup(1, new NamedThreadFactory(threadPrefix + "-resp-accept"),
-        NioIoHandler.newFactory());
+        transport.ioHandlerFactory());
     workers = new MultiThreadIoEventLoopGroup(workerThreads, new NamedThreadFactory(threadPrefix + "-resp"),
-        NioIoHandler.newFactory());
+        transport.ioHandlerFactory());
     final long idleMillis = settings.idleTimeout().toMillis();
     final ServerBootstrap bootstrap = new ServerBootstrap()
         .group(boss, workers)
-        .channel(NioServerSocketChannel.class)
+        .channel(transport.serverChannel())
         .option(ChannelOption.SO_BACKLOG, 1024)
         .childOption(ChannelOption.TCP_NODELAY, true)
         .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(32 << 10, 64 << 10))
