@@ -51,6 +51,8 @@ public final class StorageNode implements AutoCloseable {
   private final AdmissionStrategy strategy;
   private final RequestPipeline pipeline;
   private final RespServer resp;
+  /** The RESP listener's transport, chosen when the node is assembled so that a bad choice fails before Raft runs. */
+  private final Transport transport = Transport.chosen();
   private boolean closed;
 
   /** A node with the engine's default config, whose lag signals read its own sampler. */
@@ -147,7 +149,6 @@ public final class StorageNode implements AutoCloseable {
     raft.join();
     lagSampler.start();
     admission.start();
-    final Transport transport = Transport.chosen();
     resp.start(config.nodeId(), config.respThreads(), transport);
     LOG.info("{}: serving RESP on {} ({}), partitions {} of {}", config.nodeId(), resp.address(),
         transport.name().toLowerCase(java.util.Locale.ROOT), raft.hostedPartitions(), config.partitions());
