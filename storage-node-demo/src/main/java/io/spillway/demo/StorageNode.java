@@ -151,7 +151,7 @@ public final class StorageNode implements AutoCloseable {
     admission.start();
     resp.start(config.nodeId(), config.respThreads(), transport);
     LOG.info("{}: serving RESP on {} ({}), partitions {} of {}", config.nodeId(), resp.address(),
-        transport.name().toLowerCase(java.util.Locale.ROOT), raft.hostedPartitions(), config.partitions());
+        transport, raft.hostedPartitions(), config.partitions());
   }
 
   /** The node's configuration. */

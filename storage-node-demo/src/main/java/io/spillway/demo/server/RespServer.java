@@ -45,11 +45,6 @@ public final class RespServer implements AutoCloseable {
     this.limiter = new ConnectionLimiter(settings.maxConnections());
   }
 
-  /** Binds and starts serving on the {@linkplain Transport#chosen() chosen transport}; returns once bound. */
-  public void start(String threadPrefix, int workerThreads) throws InterruptedException {
-    start(threadPrefix, workerThreads, Transport.chosen());
-  }
-
   /** Binds and starts serving on {@code transport}; returns once the port is bound. */
   public synchronized void start(String threadPrefix, int workerThreads, Transport transport)
       throws InterruptedException {

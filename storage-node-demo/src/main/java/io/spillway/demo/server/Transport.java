@@ -51,6 +51,12 @@ public enum Transport {
     return this == EPOLL ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
   }
 
+  /** The transport's name as the property spells it: {@code epoll}, {@code nio}. */
+  @Override
+  public String toString() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
   /** The listening socket's channel class. */
   public Class<? extends ServerChannel> serverChannel() {
     return this == EPOLL ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
