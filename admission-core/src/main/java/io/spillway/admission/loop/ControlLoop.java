@@ -339,6 +339,10 @@ public final class ControlLoop {
     // After a probe, the queue it built drains for a few ticks: until it has, its waits and its balance are the
     // probe's doing, and the ratios hold as during the probe.
     boolean holding = probePin.holding(pinned, waiting);
+    // A pin that no longer binds, with nothing waiting, is a node with idle permits: its ratios decay as on any
+    // unsaturated node. A probe's hold is for the queue its pin builds; the probe's ticks still do not count towards an
+    // idle node's release at once (ScopeRejector).
+    boolean holdsRatios = holding && !(pinned && !saturatedNow);
     // The queue delay of a standing queue only: once the queue has emptied, the waits of the requests it just
     // dispatched describe a backlog that is gone, and counting them (a lagging p90 at the top of the error) made the
     // ratio overshoot into T1 right after an overload's first surge.
@@ -376,7 +380,7 @@ public final class ControlLoop {
       // Little's bound is about the node's own saturation; an embedder's signal above target (a backlog elsewhere)
       // is evidence the node's throughput cannot weigh.
       boolean bounded = r == set.all() && !(r.externalError() > 0);
-      r.update(holding ? 0.0 : m, distribution, s.firstSheddableLevel, bounded ? bound : 1.0, saturatedNow, holding,
+      r.update(holdsRatios ? 0.0 : m, distribution, s.firstSheddableLevel, bounded ? bound : 1.0, saturatedNow, holding,
           arrivedTiers);
       maxRatio = Math.max(maxRatio, r.ratio());
     }

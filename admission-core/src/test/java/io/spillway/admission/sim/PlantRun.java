@@ -46,6 +46,8 @@ final class PlantRun {
   final List<Integer> limits = new ArrayList<>();
   final List<Double> ratios = new ArrayList<>();
   final List<Double> p90Millis = new ArrayList<>();
+  /** Per tick: whether a baseline probe pinned the limit while the node was not saturated. */
+  final List<Boolean> unsaturatedProbes = new ArrayList<>();
 
   /** The engine configuration of a cell. */
   enum Config {
@@ -112,6 +114,7 @@ final class PlantRun {
       limits.add(stats.probingBaseline() && !limits.isEmpty() ? limits.get(limits.size() - 1) : stats.limit());
       ratios.add(stats.scopes().stream().mapToDouble(EngineStats.ScopeView::ratio).max().orElse(0));
       p90Millis.add(stats.intervalP90Nanos(OpType.READ) / 1e6);
+      unsaturatedProbes.add(stats.probingBaseline() && !stats.saturated());
     });
     sim.run(endNanos + tail);
   }
