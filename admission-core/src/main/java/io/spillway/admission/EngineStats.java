@@ -223,7 +223,8 @@ public final class EngineStats {
 
   /**
    * Whether the limit is pinned to {@code limit.min} for a moment to measure the no-load latency of a node that is
-   * never at low load on its own (about once a minute while it stays busy; the ratios hold meanwhile).
+   * never at low load on its own (about once a minute while it stays busy; the ratios hold meanwhile, unless the node
+   * has idle permits and nothing waits).
    */
   public boolean probingBaseline() {
     return report().probing;

@@ -376,7 +376,8 @@ public final class ControlLoop {
       } else if (r == set.all()) {
         m = Double.isNaN(m) ? cinnamon : Math.max(m, cinnamon);
       }
-      // A probe's queue is its own doing: the ratios hold meanwhile (a neutral error keeps the PID's clock running).
+      // A probe's queue is its own doing: the ratios hold while it stands (a neutral error keeps the PID's clock
+      // running).
       // Little's bound is about the node's own saturation; an embedder's signal above target (a backlog elsewhere)
       // is evidence the node's throughput cannot weigh.
       boolean bounded = r == set.all() && !(r.externalError() > 0);
