@@ -8,6 +8,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.OptionalLong;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
@@ -19,6 +21,8 @@ import java.util.concurrent.locks.LockSupport;
  * to 100 % over the ramp time.
  */
 final class LoadConnection implements AutoCloseable {
+  /** How long a writer waits at its start line: longer than starting every connection's threads takes. */
+  static final Duration START_TIMEOUT = Duration.ofSeconds(60);
   private final Socket socket;
   private final OutputStream out;
   private final InputStream in;
@@ -36,7 +40,9 @@ final class LoadConnection implements AutoCloseable {
   private final byte[] value;
   private final String ledgerPrefix;
   private final java.util.function.Predicate<String> keyFilter;
+  /** Written by the writer thread once its start line opens; read by it alone. */
   private long startNanos;
+  private StartLine line;
   private volatile boolean running = true;
   private Thread writer;
   private Thread reader;
@@ -78,8 +84,13 @@ final class LoadConnection implements AutoCloseable {
     }
   }
 
-  void start(String name) {
-    startNanos = System.nanoTime();
+  /**
+   * Starts the connection's threads. The writer sends nothing until {@code line} opens, and its schedule (the ramp
+   * included) begins at the instant the line opened; it gives up, sending nothing, if the line stays shut for
+   * {@link #START_TIMEOUT}.
+   */
+  void start(String name, StartLine line) {
+    this.line = line;
     writer = new Thread(this::writeLoop, name + "-writer");
     reader = new Thread(this::readLoop, name + "-reader");
     writer.setDaemon(true);
@@ -89,7 +100,18 @@ final class LoadConnection implements AutoCloseable {
   }
 
   private void writeLoop() {
-    long next = System.nanoTime() + ThreadLocalRandom.current().nextLong(intervalNanos);
+    final OptionalLong begin;
+    try {
+      begin = line.await(START_TIMEOUT);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return;
+    }
+    if (begin.isEmpty()) {
+      return;
+    }
+    startNanos = begin.getAsLong();
+    long next = startNanos + ThreadLocalRandom.current().nextLong(intervalNanos);
     try {
       while (running) {
         final long wait = next - System.nanoTime();

@@ -79,6 +79,7 @@ public final class LoadGenerator {
   /** Runs for the configured duration; returns the totals per tier. */
   public LoadReport run() throws IOException {
     final List<LoadConnection> connections = new ArrayList<>();
+    final StartLine line = new StartLine();
     final long start;
     final long elapsed;
     try {
@@ -92,14 +93,16 @@ public final class LoadGenerator {
       if (csv != null) {
         csv.println("second,epoch_ms,tier,offered,ok,busy,errors,p50_ms,p99_ms,busy_reasons");
       }
-      start = System.nanoTime();
       for (int i = 0; i < connections.size(); i++) {
-        connections.get(i).start("load-" + i);
+        connections.get(i).start("load-" + i, line);
       }
+      start = System.nanoTime(); // every connection's schedule and the first row begin here
+      line.open(start);
       report(start);
       elapsed = System.nanoTime() - start;
     } finally {
       connections.forEach(LoadConnection::stopSending); // all at once, then give replies 2 s in total to arrive
+      line.open(System.nanoTime()); // a load that failed to start: its writers, stopped, leave the line at once
       final long drainDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
       connections.forEach(c -> c.stop(Math.max(1, TimeUnit.NANOSECONDS.toMillis(drainDeadline - System.nanoTime()))));
     }

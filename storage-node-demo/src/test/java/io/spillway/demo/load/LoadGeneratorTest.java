@@ -48,4 +48,40 @@ class LoadGeneratorTest {
       assertThat(report.rows().get(1).offered()).isPositive();
     }
   }
+
+  /**
+   * A writer waits at its start line and begins its schedule where the line opened: the per-second rows are counted
+   * from that instant ({@link StartLine}). With the writer passing the line without waiting, it sends as soon as its
+   * thread runs and the first assertion fails.
+   */
+  @Test
+  void aConnectionSendsNothingUntilItsStartLineOpens() throws IOException, InterruptedException {
+    try (ServerSocket ss = FakeRespServer.start("+OK")) {
+      final ConnectionPlan plan = new ConnectionPlan(new InetSocketAddress(InetAddress.getLoopbackAddress(),
+          ss.getLocalPort()), Tier.T1, "line", 1000, 1.0);
+      final TierStats stats = new TierStats();
+      final LoadConnection connection = new LoadConnection(plan,
+          new LoadShape(Duration.ofSeconds(5), Duration.ZERO, 100, 10, 1000), stats);
+      final StartLine line = new StartLine();
+      try {
+        connection.start("line", line);
+        awaitUntil(() -> line.arrived() == 1);
+        Thread.sleep(50); // at 1,000 requests a second, a writer not held at the line sends about 50 meanwhile
+        assertThat(stats.sent.sum() + stats.skipped.sum()).as("sent or skipped before the line opened").isZero();
+        line.open(System.nanoTime());
+        awaitUntil(() -> stats.sent.sum() > 0);
+      } finally {
+        connection.stop(1_000);
+      }
+    }
+  }
+
+  /** Polls {@code condition} every millisecond, for at most 10 s. */
+  private static void awaitUntil(java.util.function.BooleanSupplier condition) throws InterruptedException {
+    final long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (!condition.getAsBoolean()) {
+      assertThat(System.nanoTime()).as("waited 10 s for the condition").isLessThan(deadline);
+      Thread.sleep(1);
+    }
+  }
 }
