@@ -111,7 +111,10 @@ final class LoadConnection implements AutoCloseable {
       return;
     }
     startNanos = begin.getAsLong();
-    long next = startNanos + ThreadLocalRandom.current().nextLong(intervalNanos);
+    // The first send falls anywhere within the first interval of the schedule, the ramp's (ten times the full rate's)
+    // if there is one: with the full rate's, every connection sent within its first 74 ms (row (c): 636 connections),
+    // a burst at the full rate at the start of the ramp.
+    long next = startNanos + ThreadLocalRandom.current().nextLong(currentInterval());
     try {
       while (running) {
         final long wait = next - System.nanoTime();
