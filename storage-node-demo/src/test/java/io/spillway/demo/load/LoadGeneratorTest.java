@@ -84,4 +84,29 @@ class LoadGeneratorTest {
       Thread.sleep(1);
     }
   }
+
+  /**
+   * A connection waiting for its own next send is quiet, not failed: no reply within the read timeout counts as an
+   * error only if a request has waited that long. With every read timeout counted (the reader before), the
+   * connection's quiet first half second reads as errors and the test fails.
+   */
+  @Test
+  void aQuietConnectionIsNotAnError() throws IOException, InterruptedException {
+    try (ServerSocket ss = FakeRespServer.start("+OK")) {
+      final ConnectionPlan plan = new ConnectionPlan(new InetSocketAddress(InetAddress.getLoopbackAddress(),
+          ss.getLocalPort()), Tier.T0, "quiet", 2, 1.0);
+      final TierStats stats = new TierStats();
+      final LoadConnection connection = new LoadConnection(plan,
+          new LoadShape(Duration.ofSeconds(5), Duration.ZERO, 100, 10, 1000), stats, Duration.ofMillis(50));
+      final StartLine line = new StartLine();
+      try {
+        connection.start("quiet", line);
+        line.open(System.nanoTime());
+        awaitUntil(() -> stats.ok.sum() >= 2); // 2 requests a second: each wait for a send spans several timeouts
+      } finally {
+        connection.stop(1_000);
+      }
+      assertThat(stats.errors.sum()).as("errors of a connection that was only quiet").isZero();
+    }
+  }
 }
