@@ -51,10 +51,6 @@ final class LoadConnection implements AutoCloseable {
   private Thread writer;
   private Thread reader;
 
-  LoadConnection(ConnectionPlan plan, LoadShape shape, TierStats stats) throws IOException {
-    this(plan, shape, stats, null, null, k -> true, READ_TIMEOUT);
-  }
-
   /** A connection whose replies may take {@code readTimeout}. */
   LoadConnection(ConnectionPlan plan, LoadShape shape, TierStats stats, Duration readTimeout) throws IOException {
     this(plan, shape, stats, null, null, k -> true, readTimeout);

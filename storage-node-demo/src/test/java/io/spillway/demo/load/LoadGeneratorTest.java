@@ -57,11 +57,8 @@ class LoadGeneratorTest {
   @Test
   void aConnectionSendsNothingUntilItsStartLineOpens() throws IOException, InterruptedException {
     try (ServerSocket ss = FakeRespServer.start("+OK")) {
-      final ConnectionPlan plan = new ConnectionPlan(new InetSocketAddress(InetAddress.getLoopbackAddress(),
-          ss.getLocalPort()), Tier.T1, "line", 1000, 1.0);
       final TierStats stats = new TierStats();
-      final LoadConnection connection = new LoadConnection(plan,
-          new LoadShape(Duration.ofSeconds(5), Duration.ZERO, 100, 10, 1000), stats);
+      final LoadConnection connection = connection(ss, "line", 1000, stats, LoadConnection.READ_TIMEOUT);
       final StartLine line = new StartLine();
       try {
         connection.start("line", line);
@@ -74,6 +71,15 @@ class LoadGeneratorTest {
         connection.stop(1_000);
       }
     }
+  }
+
+  /** A connection to {@code server} sending GETs at {@code rate} a second, without a ramp. */
+  private static LoadConnection connection(ServerSocket server, String name, double rate, TierStats stats,
+      Duration readTimeout) throws IOException {
+    final ConnectionPlan plan = new ConnectionPlan(new InetSocketAddress(InetAddress.getLoopbackAddress(),
+        server.getLocalPort()), Tier.T1, name, rate, 1.0);
+    return new LoadConnection(plan, new LoadShape(Duration.ofSeconds(5), Duration.ZERO, 100, 10, 1000), stats,
+        readTimeout);
   }
 
   /** Polls {@code condition} every millisecond, for at most 10 s. */
@@ -93,11 +99,8 @@ class LoadGeneratorTest {
   @Test
   void aQuietConnectionIsNotAnError() throws IOException, InterruptedException {
     try (ServerSocket ss = FakeRespServer.start("+OK")) {
-      final ConnectionPlan plan = new ConnectionPlan(new InetSocketAddress(InetAddress.getLoopbackAddress(),
-          ss.getLocalPort()), Tier.T0, "quiet", 2, 1.0);
       final TierStats stats = new TierStats();
-      final LoadConnection connection = new LoadConnection(plan,
-          new LoadShape(Duration.ofSeconds(5), Duration.ZERO, 100, 10, 1000), stats, Duration.ofMillis(50));
+      final LoadConnection connection = connection(ss, "quiet", 2, stats, Duration.ofMillis(50));
       final StartLine line = new StartLine();
       try {
         connection.start("quiet", line);
