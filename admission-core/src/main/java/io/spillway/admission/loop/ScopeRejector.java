@@ -204,8 +204,9 @@ public final class ScopeRejector {
    * instead of 7.6–8.4 %.) While the error is an embedder's backlog ({@link #externalError}) the PID runs at
    * {@link #BACKLOG_GAIN} of its gains.
    *
-   * @param holding whether the control loop holds the ratios this tick (a baseline probe, and the drain of the queue
-   *     its pin built)
+   * @param holding whether this tick is a baseline probe's, or the drain of the queue its pin built: such ticks do
+   *     not start the idle clock of a release at once (the control loop also passes a neutral error for them while
+   *     the node is saturated, so that the ratios hold)
    * @param arrivedTiers bit t set when tier t had arrivals since the last tick
    */
   public void update(double normalisedError, PriorityDistribution distribution, int firstSheddableLevel, double ceiling,
