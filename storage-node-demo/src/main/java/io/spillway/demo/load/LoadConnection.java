@@ -1,5 +1,6 @@
 package io.spillway.demo.load;
 
+import io.spillway.admission.Ticker;
 import io.spillway.demo.command.TierNames;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -11,9 +12,11 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.OptionalLong;
+import java.util.Queue;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /**
  * One open-loop RESP client connection: a writer thread sends GET/SET on a fixed schedule whether or not replies
@@ -30,7 +33,7 @@ final class LoadConnection implements AutoCloseable {
   private final OutputStream out;
   private final InputStream in;
   /** A request awaiting its reply; {@code key} and {@code value} only for a ledger SET. */
-  private record Pending(long sentAtNanos, String key, String value) {
+  record Pending(long sentAtNanos, String key, String value) {
   }
 
   private final ArrayBlockingQueue<Pending> sentAt;
@@ -45,15 +48,13 @@ final class LoadConnection implements AutoCloseable {
   private final java.util.function.Predicate<String> keyFilter;
   /** Written by the writer thread once its start line opens; read by it alone. */
   private long startNanos;
-  private final long readTimeoutNanos;
-  private StartLine line;
   private volatile boolean running = true;
   private Thread writer;
   private Thread reader;
 
-  /** A connection whose replies may take {@code readTimeout}. */
-  LoadConnection(ConnectionPlan plan, LoadShape shape, TierStats stats, Duration readTimeout) throws IOException {
-    this(plan, shape, stats, null, null, k -> true, readTimeout);
+  /** A connection that may use any key. */
+  LoadConnection(ConnectionPlan plan, LoadShape shape, TierStats stats) throws IOException {
+    this(plan, shape, stats, null, null, k -> true);
   }
 
   /**
@@ -62,12 +63,6 @@ final class LoadConnection implements AutoCloseable {
    */
   LoadConnection(ConnectionPlan plan, LoadShape shape, TierStats stats, WriteLedger ledger, String ledgerPrefix,
       java.util.function.Predicate<String> keyFilter) throws IOException {
-    this(plan, shape, stats, ledger, ledgerPrefix, keyFilter, READ_TIMEOUT);
-  }
-
-  private LoadConnection(ConnectionPlan plan, LoadShape shape, TierStats stats, WriteLedger ledger,
-      String ledgerPrefix, java.util.function.Predicate<String> keyFilter, Duration readTimeout) throws IOException {
-    this.readTimeoutNanos = readTimeout.toNanos();
     this.plan = plan;
     this.keyFilter = keyFilter;
     this.ledger = ledger;
@@ -81,7 +76,7 @@ final class LoadConnection implements AutoCloseable {
     socket = new Socket();
     socket.connect(plan.target(), 5_000);
     socket.setTcpNoDelay(true);
-    socket.setSoTimeout((int) Math.max(1, readTimeout.toMillis()));
+    socket.setSoTimeout((int) READ_TIMEOUT.toMillis());
     out = new BufferedOutputStream(socket.getOutputStream(), 16 << 10);
     in = new BufferedInputStream(socket.getInputStream(), 16 << 10);
     RespWire.command(out, "CLIENT", "SETNAME", name);
@@ -101,8 +96,7 @@ final class LoadConnection implements AutoCloseable {
    * {@link #START_TIMEOUT}.
    */
   void start(String name, StartLine line) {
-    this.line = line;
-    writer = new Thread(this::writeLoop, name + "-writer");
+    writer = new Thread(() -> writeLoop(line), name + "-writer");
     reader = new Thread(this::readLoop, name + "-reader");
     writer.setDaemon(true);
     reader.setDaemon(true);
@@ -110,7 +104,7 @@ final class LoadConnection implements AutoCloseable {
     writer.start();
   }
 
-  private void writeLoop() {
+  private void writeLoop(StartLine line) {
     final OptionalLong begin;
     try {
       begin = line.await(START_TIMEOUT);
@@ -173,38 +167,26 @@ final class LoadConnection implements AutoCloseable {
     return b.toString();
   }
 
-  /** The send interval now: the full-rate interval stretched during the ramp (10 % of the rate at start). */
+  /** The send interval now. */
   private long currentInterval() {
-    final long ramp = shape.ramp().toNanos();
-    if (ramp <= 0) {
+    return intervalAt(intervalNanos, shape.ramp().toNanos(), System.nanoTime() - startNanos);
+  }
+
+  /**
+   * The send interval {@code elapsedNanos} into a schedule: the full rate's, stretched during a ramp of {@code
+   * rampNanos} (10 % of the rate at its start, all of it at its end).
+   */
+  static long intervalAt(long intervalNanos, long rampNanos, long elapsedNanos) {
+    if (rampNanos <= 0) {
       return intervalNanos;
     }
-    final double progress = Math.min(1.0, (double) (System.nanoTime() - startNanos) / ramp);
+    final double progress = Math.min(1.0, (double) Math.max(0, elapsedNanos) / rampNanos);
     return (long) (intervalNanos / (0.1 + 0.9 * progress));
   }
 
   private void readLoop() {
     try {
-      while (running || !sentAt.isEmpty()) {
-        final RespWire.Reply reply;
-        try {
-          reply = RespWire.readReply(in);
-        } catch (SocketTimeoutException quiet) {
-          // No reply for a read timeout is a failure only if a request has waited that long: a connection of a
-          // low-rate tier waits longer than that for its own first send (during the ramp, at 2 % of 28 req/s, over a
-          // minute), and its quiet counted as an error.
-          final Pending oldest = sentAt.peek();
-          if (oldest == null || System.nanoTime() - oldest.sentAtNanos() < readTimeoutNanos) {
-            continue;
-          }
-          throw quiet;
-        }
-        final Pending p = sentAt.poll();
-        stats.recordReply(p == null ? 0 : System.nanoTime() - p.sentAtNanos(), reply.isError() ? reply.line() : null);
-        if (p != null && p.key() != null && reply.type() == '+') {
-          ledger.acknowledged(p.key(), p.value(), System.currentTimeMillis());
-        }
-      }
+      readReplies(in, sentAt, stats, ledger, Ticker.system(), READ_TIMEOUT.toNanos(), () -> running);
     } catch (IOException | RuntimeException e) {
       if (running) {
         stats.errors.add(Math.max(1, sentAt.size()));
@@ -213,7 +195,34 @@ final class LoadConnection implements AutoCloseable {
     }
   }
 
-
+  /**
+   * Reads replies in order, each answering the oldest request {@code sentAt} holds, until {@code running} is false
+   * and nothing is outstanding. A read that times out fails only if a request has waited {@code readTimeoutNanos}:
+   * a connection of a low-rate tier waits longer than that for its own first send (during the ramp, at 2 % of 28
+   * req/s, over a minute), and its quiet counted as an error.
+   *
+   * @throws IOException if the stream fails, or a request went unanswered for the read timeout
+   */
+  static void readReplies(InputStream in, Queue<Pending> sentAt, TierStats stats, WriteLedger ledger, Ticker ticker,
+      long readTimeoutNanos, BooleanSupplier running) throws IOException {
+    while (running.getAsBoolean() || !sentAt.isEmpty()) {
+      final RespWire.Reply reply;
+      try {
+        reply = RespWire.readReply(in);
+      } catch (SocketTimeoutException quiet) {
+        final Pending oldest = sentAt.peek();
+        if (oldest == null || ticker.read() - oldest.sentAtNanos() < readTimeoutNanos) {
+          continue;
+        }
+        throw quiet;
+      }
+      final Pending p = sentAt.poll();
+      stats.recordReply(p == null ? 0 : ticker.read() - p.sentAtNanos(), reply.isError() ? reply.line() : null);
+      if (p != null && p.key() != null && reply.type() == '+') {
+        ledger.acknowledged(p.key(), p.value(), System.currentTimeMillis());
+      }
+    }
+  }
 
   /** Stops sending (the reader keeps reading outstanding replies). */
   void stopSending() {

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The instant every connection of a load begins its schedule, as a starting line: each writer thread waits here,
@@ -17,7 +16,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class StartLine {
   private final CountDownLatch opened = new CountDownLatch(1);
-  private final AtomicInteger arrived = new AtomicInteger();
   private volatile long startNanos;
 
   /** Opens the line at {@code nanos} (a {@link System#nanoTime} reading); later calls change nothing. */
@@ -34,12 +32,6 @@ final class StartLine {
    * @return the instant the line opened, or empty if it did not open in time
    */
   OptionalLong await(Duration timeout) throws InterruptedException {
-    arrived.incrementAndGet();
     return opened.await(timeout.toNanos(), TimeUnit.NANOSECONDS) ? OptionalLong.of(startNanos) : OptionalLong.empty();
-  }
-
-  /** How many threads have reached the line, whether it has opened or not. */
-  int arrived() {
-    return arrived.get();
   }
 }

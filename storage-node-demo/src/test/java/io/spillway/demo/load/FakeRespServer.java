@@ -26,6 +26,12 @@ final class FakeRespServer {
 
   /** {@link #start(String, long)}, adding each session command it answers to {@code session}, as its words. */
   static ServerSocket start(String reply, long delayMillis, java.util.Queue<String> session) throws IOException {
+    return start(reply, delayMillis, session, new java.util.concurrent.ConcurrentLinkedQueue<>());
+  }
+
+  /** {@link #start(String, long, java.util.Queue)}, adding each data command it reads to {@code data}, as its words. */
+  static ServerSocket start(String reply, long delayMillis, java.util.Queue<String> session,
+      java.util.Queue<String> data) throws IOException {
     final ServerSocket ss = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
     final Thread t = new Thread(() -> {
       try (Socket s = ss.accept()) {
@@ -45,11 +51,14 @@ final class FakeRespServer {
           if (name.equals("CLIENT") || name.startsWith("SPILLWAY.")) {
             session.add(words.toString());
             out.write("+OK\r\n".getBytes(StandardCharsets.US_ASCII));
-          } else if (reply != null) {
-            if (delayMillis > 0) {
-              Thread.sleep(delayMillis); // a slow storage: the reply arrives after the caller's timeout
+          } else {
+            data.add(words.toString());
+            if (reply != null) {
+              if (delayMillis > 0) {
+                Thread.sleep(delayMillis); // a slow storage: the reply arrives after the caller's timeout
+              }
+              out.write((reply + "\r\n").getBytes(StandardCharsets.US_ASCII));
             }
-            out.write((reply + "\r\n").getBytes(StandardCharsets.US_ASCII));
           }
           out.flush();
         }

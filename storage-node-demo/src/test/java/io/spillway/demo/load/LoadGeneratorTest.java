@@ -1,18 +1,29 @@
 package io.spillway.demo.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.spillway.admission.Ticker;
 import io.spillway.admission.Tier;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -51,65 +62,118 @@ class LoadGeneratorTest {
 
   /**
    * A writer waits at its start line and begins its schedule where the line opened: the per-second rows are counted
-   * from that instant ({@link StartLine}). With the writer passing the line without waiting, it sends as soon as its
-   * thread runs and the first assertion fails.
+   * from that instant ({@link StartLine}). Nothing is sent while the line is shut; the first command arrives once it
+   * opens.
    */
   @Test
   void aConnectionSendsNothingUntilItsStartLineOpens() throws IOException, InterruptedException {
-    try (ServerSocket ss = FakeRespServer.start("+OK")) {
+    final BlockingQueue<String> commands = new LinkedBlockingQueue<>();
+    try (ServerSocket ss = FakeRespServer.start("+OK", 0, new ConcurrentLinkedQueue<>(), commands)) {
       final TierStats stats = new TierStats();
-      final LoadConnection connection = connection(ss, "line", 1000, stats, LoadConnection.READ_TIMEOUT);
+      final ConnectionPlan plan = new ConnectionPlan(new InetSocketAddress(InetAddress.getLoopbackAddress(),
+          ss.getLocalPort()), Tier.T1, "line", 1000, 1.0);
+      final LoadConnection connection = new LoadConnection(plan,
+          new LoadShape(Duration.ofSeconds(5), Duration.ZERO, 100, 10, 1000), stats);
       final StartLine line = new StartLine();
       try {
         connection.start("line", line);
-        awaitUntil(() -> line.arrived() == 1);
-        Thread.sleep(50); // at 1,000 requests a second, a writer not held at the line sends about 50 meanwhile
         assertThat(stats.sent.sum() + stats.skipped.sum()).as("sent or skipped before the line opened").isZero();
         line.open(System.nanoTime());
-        awaitUntil(() -> stats.sent.sum() > 0);
+        assertThat(commands.poll(10, TimeUnit.SECONDS)).as("the first command after the line opened")
+            .startsWith("GET ");
       } finally {
         connection.stop(1_000);
       }
     }
   }
 
-  /** A connection to {@code server} sending GETs at {@code rate} a second, without a ramp. */
-  private static LoadConnection connection(ServerSocket server, String name, double rate, TierStats stats,
-      Duration readTimeout) throws IOException {
-    final ConnectionPlan plan = new ConnectionPlan(new InetSocketAddress(InetAddress.getLoopbackAddress(),
-        server.getLocalPort()), Tier.T1, name, rate, 1.0);
-    return new LoadConnection(plan, new LoadShape(Duration.ofSeconds(5), Duration.ZERO, 100, 10, 1000), stats,
-        readTimeout);
-  }
-
-  /** Polls {@code condition} every millisecond, for at most 10 s. */
-  private static void awaitUntil(java.util.function.BooleanSupplier condition) throws InterruptedException {
-    final long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime()).as("waited 10 s for the condition").isLessThan(deadline);
-      Thread.sleep(1);
-    }
+  /** A line opens once, at the instant it was first given; a writer waiting past its timeout gets nothing. */
+  @Test
+  void aStartLineOpensOnceAtTheInstantItWasGiven() throws InterruptedException {
+    final StartLine line = new StartLine();
+    assertThat(line.await(Duration.ZERO)).as("a shut line").isEmpty();
+    line.open(42);
+    line.open(99);
+    assertThat(line.await(Duration.ZERO)).hasValue(42);
   }
 
   /**
-   * A connection waiting for its own next send is quiet, not failed: no reply within the read timeout counts as an
-   * error only if a request has waited that long. With every read timeout counted (the reader before), the
-   * connection's quiet first half second reads as errors and the test fails.
+   * The schedule in virtual time: 10 % of the rate at the start of a ramp, all of it from its end, the full rate
+   * throughout without one. A connection's first send falls within the interval at elapsed 0, the ramp's: with the
+   * full rate's, every connection of row (c) sent within 74 ms of the line.
    */
   @Test
-  void aQuietConnectionIsNotAnError() throws IOException, InterruptedException {
-    try (ServerSocket ss = FakeRespServer.start("+OK")) {
-      final TierStats stats = new TierStats();
-      final LoadConnection connection = connection(ss, "quiet", 2, stats, Duration.ofMillis(50));
-      final StartLine line = new StartLine();
-      try {
-        connection.start("quiet", line);
-        line.open(System.nanoTime());
-        awaitUntil(() -> stats.ok.sum() >= 2); // 2 requests a second: each wait for a send spans several timeouts
-      } finally {
-        connection.stop(1_000);
+  void theSendIntervalStretchesOverTheRamp() {
+    final long interval = 74_000_000L;
+    final long ramp = Duration.ofSeconds(5).toNanos();
+    assertThat(LoadConnection.intervalAt(interval, ramp, 0)).isEqualTo(10 * interval);
+    assertThat(LoadConnection.intervalAt(interval, ramp, ramp / 2)).isEqualTo((long) (interval / 0.55));
+    assertThat(LoadConnection.intervalAt(interval, ramp, ramp)).isEqualTo(interval);
+    assertThat(LoadConnection.intervalAt(interval, ramp, 3 * ramp)).isEqualTo(interval);
+    assertThat(LoadConnection.intervalAt(interval, 0, 0)).isEqualTo(interval);
+  }
+
+  /**
+   * A connection waiting for its own next send is quiet, not failed: in virtual time, read timeouts 40 s apart with
+   * nothing outstanding count no error, and neither does one 20 s after a request was sent; a request unanswered for
+   * the whole 30 s read timeout fails the connection. With every read timeout counted as a failure (the reader
+   * before), the first timeout throws and the test fails.
+   */
+  @Test
+  void aQuietConnectionIsNotAnError() throws IOException {
+    final long second = 1_000_000_000L;
+    final long[] now = {0};
+    final Ticker ticker = () -> now[0];
+    final Queue<LoadConnection.Pending> sentAt = new ArrayDeque<>();
+    final TierStats stats = new TierStats();
+    final boolean[] running = {true};
+    final InputStream quietThenOk = new ScriptedStream(now,
+        40 * second, 40 * second,
+        (Runnable) () -> sentAt.add(new LoadConnection.Pending(now[0], null, null)),
+        20 * second, (Runnable) () -> running[0] = false, "+OK\r\n");
+    LoadConnection.readReplies(quietThenOk, sentAt, stats, null, ticker, 30 * second, () -> running[0]);
+    assertThat(stats.errors.sum()).as("errors of a connection that was only quiet").isZero();
+    assertThat(stats.ok.sum()).isEqualTo(1);
+
+    sentAt.add(new LoadConnection.Pending(now[0], null, null));
+    final InputStream unanswered = new ScriptedStream(now, 31 * second);
+    assertThatThrownBy(() -> LoadConnection.readReplies(unanswered, sentAt, stats, null, ticker, 30 * second,
+        () -> true)).as("a request unanswered for the read timeout").isInstanceOf(SocketTimeoutException.class);
+  }
+
+  /**
+   * An input stream that plays its steps in order: a string is bytes to read, a number moves the virtual clock by
+   * that many nanoseconds and then times the read out, a runnable runs; past the last step, end of stream.
+   */
+  private static final class ScriptedStream extends InputStream {
+    private final long[] clock;
+    private final Deque<Object> steps;
+    private byte[] bytes = new byte[0];
+    private int next;
+
+    ScriptedStream(long[] clock, Object... steps) {
+      this.clock = clock;
+      this.steps = new ArrayDeque<>(List.of(steps));
+    }
+
+    @Override
+    public int read() throws IOException {
+      while (next == bytes.length) {
+        final Object step = steps.poll();
+        if (step == null) {
+          return -1;
+        }
+        if (step instanceof String s) {
+          bytes = s.getBytes(StandardCharsets.US_ASCII);
+          next = 0;
+        } else if (step instanceof Runnable r) {
+          r.run();
+        } else {
+          clock[0] += (Long) step;
+          throw new SocketTimeoutException("read timed out");
+        }
       }
-      assertThat(stats.errors.sum()).as("errors of a connection that was only quiet").isZero();
+      return bytes[next++] & 0xff;
     }
   }
 }
