@@ -296,9 +296,12 @@ public final class AdmissionPath {
   /** The rest of a release, once exactly one caller won the permit (a table token or a {@link Lease}). */
   public boolean finish(OpType op, ClientHandle client, long units, Outcome outcome, long serviceNanos,
       long nodeWaitNanos) {
+    // The completion is recorded before the permit returns: whoever sees the permit back (inflight 0) sees the
+    // completion too. The other way round, a caller waiting for inflight 0 could tick before the outcome was counted
+    // (the gRPC adapter's tests read one success of two, once).
+    telemetry.completed(op, outcome, serviceNanos, nodeWaitNanos);
     limiter.release();
     Scorecard.discharge(client, units);
-    telemetry.completed(op, outcome, serviceNanos, nodeWaitNanos);
     dispatcher.afterRelease();
     return true;
   }
