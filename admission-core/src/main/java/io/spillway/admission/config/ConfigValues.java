@@ -87,16 +87,15 @@ public final class ConfigValues {
   }
 
   /**
-   * Builds the config once every value has been fed: returns null (nothing built) if a problem was already found;
-   * otherwise an error thrown by {@code build} (the builder's range and cross-field rules) becomes a problem at
-   * the key its message names.
+   * Builds the config once every value has been fed: an error thrown by {@code build} (the builder's range and
+   * cross-field rules) becomes a problem at the key its message names. The builder judges the values it was given
+   * even when feeding one of them already failed (a client class whose pattern is not a regular expression, say),
+   * so a file's problems of both kinds are reported at once; returns null (nothing built) if any problem was found.
    */
   public <C> C build(Supplier<C> build) {
-    if (!problems.isEmpty()) {
-      return null;
-    }
     try {
-      return build.get();
+      C built = build.get();
+      return problems.isEmpty() ? built : null;
     } catch (InvalidEngineConfigException e) {
       for (ConfigViolation v : e.violations()) {
         problems.add(problem(v));

@@ -96,6 +96,24 @@ class InvalidConfigMessagesTest {
   }
 
   @Test
+  void aClientClassProblemAndARangeProblemAreReportedAtOnce() {
+    String yaml = """
+        limit:
+          min: -3
+        clients:
+          classes:
+            web: {pattern: 'web-(', share: 1, floor: 1, max-tier: t1}
+            batch: {pattern: 'batch-.*', share: 1}
+        """;
+    Throwable thrown = catchThrowable(() -> SpillwayConfig.parse(yaml, "spillway.yaml"));
+    assertThat(((ConfigException) thrown).problems()).extracting(ConfigProblem::message).containsExactly(
+        "clients.classes.web.pattern: must be a valid regular expression, was 'web-('",
+        "clients.classes.batch.floor: required: every client class sets pattern, share, floor and max-tier",
+        "clients.classes.batch.max-tier: required: every client class sets pattern, share, floor and max-tier",
+        "limit.min: must be >= 1, was -3");
+  }
+
+  @Test
   void aValueJudgedAgainstAnInvalidOneIsNotReportedToo() {
     // limit.initial (64) is valid only against a valid limit.max: one problem, not two.
     Throwable thrown = catchThrowable(() -> SpillwayConfig.parse("limit:\n  max: 2\n", "spillway.yaml"));
