@@ -7,8 +7,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Loads configs from YAML: the user's document is overlaid key by key on the embedded defaults, checked against
@@ -93,15 +96,23 @@ public final class ConfigLoader<C> {
     return Files.readString(file, StandardCharsets.UTF_8);
   }
 
+  /**
+   * Checks the document, then binds the values that parsed even when others did not, so that one round reports every
+   * problem: the schema's first (unknown keys, type errors), then the builder's. A builder problem that concerns a
+   * key the schema refused, or names one, is left out: it would judge the default in place of a value the file meant.
+   */
   private C fromTree(ConfigNode tree) {
     List<ConfigProblem> problems = new ArrayList<>();
-    ConfigValues values = new ConfigValues(binding.schema().check(tree, problems), binding::keyOfField);
+    Map<String, ConfigValues.Entry> parsed = binding.schema().check(tree, problems);
+    Set<String> refused = new HashSet<>();
+    for (ConfigProblem p : problems) {
+      refused.add(p.path());
+    }
+    ConfigValues values = new ConfigValues(parsed, binding::keyOfField, refused);
+    C config = binding.bind(values);
+    problems.addAll(values.problems());
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
-    }
-    C config = binding.bind(values);
-    if (!values.problems().isEmpty()) {
-      throw new ConfigException(values.problems());
     }
     if (config == null) {
       throw new IllegalStateException("binding built no config but reported no problem");

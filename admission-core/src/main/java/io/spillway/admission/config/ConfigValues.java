@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -25,11 +26,14 @@ public final class ConfigValues {
 
   private final Map<String, Entry> values;
   private final Function<String, Optional<String>> keyOfField;
+  /** Key paths the schema refused (a type error, a scalar where a mapping belongs): problems about them are moot. */
+  private final Set<String> refused;
   private final List<ConfigProblem> problems = new ArrayList<>();
 
-  ConfigValues(Map<String, Entry> values, Function<String, Optional<String>> keyOfField) {
+  ConfigValues(Map<String, Entry> values, Function<String, Optional<String>> keyOfField, Set<String> refused) {
     this.values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
     this.keyOfField = keyOfField;
+    this.refused = Set.copyOf(refused);
   }
 
   /** Whether the document set this path. */
@@ -73,17 +77,44 @@ public final class ConfigValues {
     try {
       step.run();
     } catch (InvalidEngineConfigException e) {
-      for (ConfigViolation v : e.violations()) {
-        problems.add(problem(v));
-      }
+      addAll(e.violations());
     } catch (IllegalArgumentException e) {
-      problems.add(new ConfigProblem(path, String.valueOf(e.getMessage()), origin(path)));
+      problem(path, String.valueOf(e.getMessage()));
     }
   }
 
-  /** Records a problem the binding found itself at {@code path}. */
+  /** Records a problem the binding found itself at {@code path}, unless the schema already refused that key. */
   void problem(String path, String detail) {
-    problems.add(new ConfigProblem(path, detail, origin(path)));
+    if (!isRefused(path)) {
+      problems.add(new ConfigProblem(path, detail, origin(path)));
+    }
+  }
+
+  /** Records each violation that neither concerns nor names a key the schema refused. */
+  private void addAll(List<ConfigViolation> violations) {
+    for (ConfigViolation v : violations) {
+      boolean moot = isRefused(keyOf(v.field()));
+      for (String reference : v.references()) {
+        moot |= isRefused(keyOf(reference));
+      }
+      if (!moot) {
+        problems.add(problem(v));
+      }
+    }
+  }
+
+  private String keyOf(String field) {
+    return keyOfField.apply(field).orElse(field);
+  }
+
+  /** Whether {@code path} is a key the schema refused, or lies under one. */
+  private boolean isRefused(String path) {
+    for (String r : refused) {
+      if (path.equals(r) || path.startsWith(r + ".")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -97,9 +128,7 @@ public final class ConfigValues {
       C built = build.get();
       return problems.isEmpty() ? built : null;
     } catch (InvalidEngineConfigException e) {
-      for (ConfigViolation v : e.violations()) {
-        problems.add(problem(v));
-      }
+      addAll(e.violations());
       return null;
     } catch (IllegalArgumentException e) {
       problems.add(new ConfigProblem("", String.valueOf(e.getMessage()), ""));
@@ -113,10 +142,10 @@ public final class ConfigValues {
    * {@code queues.read.target}, {@code pid.tick} beside {@code tuner.period}).
    */
   private ConfigProblem problem(ConfigViolation v) {
-    String path = keyOfField.apply(v.field()).orElse(v.field());
+    String path = keyOf(v.field());
     String parent = path.contains(".") ? path.substring(0, path.lastIndexOf('.') + 1) : "";
     String text = v.text(field -> {
-      String other = keyOfField.apply(field).orElse(field);
+      String other = keyOf(field);
       boolean sibling = other.startsWith(parent) && other.indexOf('.', parent.length()) < 0;
       return sibling ? other.substring(parent.length()) : other;
     });

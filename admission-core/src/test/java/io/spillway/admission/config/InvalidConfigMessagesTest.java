@@ -114,6 +114,30 @@ class InvalidConfigMessagesTest {
   }
 
   @Test
+  void typeErrorsAndRangeProblemsAreReportedAtOnceButNotARuleAboutAValueThatDidNotParse() {
+    // queues.read.target did not parse: the builder would judge the default against the interval, so whatever it
+    // says of the target is left out; the class whose share did not parse is not also "missing" its share.
+    String yaml = """
+        limit:
+          min: 0
+          max: lots
+        queues:
+          read:
+            target: fast
+            interval: 1ms
+        clients:
+          classes:
+            web: {pattern: 'web-.*', share: many, floor: 1, max-tier: t1}
+        """;
+    Throwable thrown = catchThrowable(() -> SpillwayConfig.parse(yaml, "spillway.yaml"));
+    assertThat(((ConfigException) thrown).problems()).extracting(ConfigProblem::message).containsExactly(
+        "limit.max: expected an integer, was \"lots\"",
+        "queues.read.target: expected a duration like 5ms, was \"fast\"",
+        "clients.classes.web.share: expected a number, was \"many\"",
+        "limit.min: must be >= 1, was 0");
+  }
+
+  @Test
   void aValueJudgedAgainstAnInvalidOneIsNotReportedToo() {
     // limit.initial (64) is valid only against a valid limit.max: one problem, not two.
     Throwable thrown = catchThrowable(() -> SpillwayConfig.parse("limit:\n  max: 2\n", "spillway.yaml"));
