@@ -38,6 +38,14 @@ final class ClassKeys {
         values.at(at, () -> builder.clientsClasses(name, values.get(at + ".pattern", String.class),
             values.get(at + ".share", Double.class), toInt(values, at + ".floor"),
             values.get(at + ".max-tier", Tier.class)));
+      } else {
+        // The parts it does set are judged all the same (against valid stand-ins for the rest), so that one round
+        // reports them too; the class is not added.
+        values.at(at, () -> new ClientClass(name,
+            values.has(at + ".pattern") ? values.get(at + ".pattern", String.class) : ".*",
+            values.has(at + ".share") ? values.get(at + ".share", Double.class) : fallback.share(),
+            values.has(at + ".floor") ? toInt(values, at + ".floor") : fallback.floor(),
+            values.has(at + ".max-tier") ? values.get(at + ".max-tier", Tier.class) : fallback.maxTier()));
       }
     }
   }

@@ -103,13 +103,14 @@ class InvalidConfigMessagesTest {
         clients:
           classes:
             web: {pattern: 'web-(', share: 1, floor: 1, max-tier: t1}
-            batch: {pattern: 'batch-.*', share: 1}
+            batch: {pattern: 'batch-.*', share: 0}
         """;
     Throwable thrown = catchThrowable(() -> SpillwayConfig.parse(yaml, "spillway.yaml"));
     assertThat(((ConfigException) thrown).problems()).extracting(ConfigProblem::message).containsExactly(
         "clients.classes.web.pattern: must be a valid regular expression, was 'web-('",
         "clients.classes.batch.floor: required: every client class sets pattern, share, floor and max-tier",
         "clients.classes.batch.max-tier: required: every client class sets pattern, share, floor and max-tier",
+        "clients.classes.batch.share: must be > 0 and <= 100, was 0.0",
         "limit.min: must be >= 1, was -3");
   }
 
