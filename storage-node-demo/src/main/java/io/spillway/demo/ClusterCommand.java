@@ -36,7 +36,7 @@ final class ClusterCommand implements Callable<Integer> {
     final List<NodeConfig> configs = configs();
     final StrategySettings strategy = node.strategy(configs.get(0));
     final PrometheusMeterRegistry registry = AdminHttpServer.newRegistry();
-    final EngineConfigSource engine = EngineConfigSource.load(node.config);
+    final EngineConfigSource engine = EngineConfigSource.load(node.readableConfig());
     final DemoCluster cluster = new DemoCluster(configs, engine.initial(), registry, strategy);
     final AdminHttpServer admin = node.admin(registry, cluster::nodes,
         () -> StorageNodeMain.describe(configs, engine), () -> EngineConfigSource.yaml(cluster.engineConfig()));

@@ -161,6 +161,7 @@ final class DemoMode implements Callable<Integer> {
   int run(PrintStream out) throws Exception {
     StorageNodeMain.check(spec, duration.toMillis() >= 1, "--duration", duration.toMillis() + " ms is not >= 1 ms");
     StorageNodeMain.inRange(spec, "--rate", rate, MIN_RATE, Integer.MAX_VALUE);
+    StorageNodeMain.readableFile(spec, "--config", config);
     final Duration ramp = this.ramp.compareTo(duration) > 0 ? duration : this.ramp;
     final int hogThreads = cpuHog.threads();
     StorageNodeMain.check(spec, admission.runsEngine(), "--admission",

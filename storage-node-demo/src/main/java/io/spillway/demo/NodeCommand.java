@@ -44,7 +44,7 @@ final class NodeCommand implements Callable<Integer> {
     final NodeConfig config = config();
     final StrategySettings strategy = node.strategy(config);
     final PrometheusMeterRegistry registry = AdminHttpServer.newRegistry();
-    final EngineConfigSource engine = EngineConfigSource.load(node.config);
+    final EngineConfigSource engine = EngineConfigSource.load(node.readableConfig());
     final StorageNode storageNode = new StorageNode(config, Strategies.engineConfig(strategy.kind(),
         engine.initial()), registry, null, strategy);
     final AdminHttpServer admin = node.admin(registry, () -> List.of(storageNode),

@@ -136,6 +136,12 @@ final class NodeOptions {
   @Mixin
   RivalOptions rivals;
 
+  /** The engine's config file of these options, refused at once if it names no readable file. */
+  Path readableConfig() {
+    StorageNodeMain.readableFile(spec, "--config", config);
+    return config;
+  }
+
   /** The node config of these options, without the per-node id, peers, data dir and ports. */
   NodeConfig.Builder template() {
     StorageNodeMain.inRange(spec, "--partitions", partitions, 1, 64);

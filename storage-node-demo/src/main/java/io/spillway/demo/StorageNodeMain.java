@@ -2,6 +2,8 @@ package io.spillway.demo;
 
 import io.spillway.demo.admission.EngineConfigSource;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -107,6 +109,19 @@ public final class StorageNodeMain implements Runnable {
     final boolean unbounded = max == Integer.MAX_VALUE || max >= Long.MAX_VALUE / 2;
     check(spec, value >= min && value <= max, option, value + (unbounded ? " is not >= " + min
         : " is not in [" + min + ", " + max + "]"));
+  }
+
+  /**
+   * Refuses a file option (when given) that names no readable regular file, before anything starts: {@code Invalid
+   * value for option '--config': /etc/x.yaml: no such file}, not a stack trace from the first read.
+   */
+  static void readableFile(CommandSpec spec, String option, Path file) {
+    if (file == null) {
+      return;
+    }
+    check(spec, Files.exists(file), option, file + ": no such file");
+    check(spec, Files.isRegularFile(file), option, file + ": not a file");
+    check(spec, Files.isReadable(file), option, file + ": not readable");
   }
 
   /** Refuses an option's value unless {@code ok}, with {@code Invalid value for option '<option>': <what>}. */
