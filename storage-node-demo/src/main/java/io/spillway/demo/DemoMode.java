@@ -381,16 +381,14 @@ final class DemoMode implements Callable<Integer> {
             : String.format(Locale.ROOT, ", %.1f ms after the %d s ramp", t1.p99AfterRampMs(), rampSeconds));
   }
 
-  private static void startAdmin(AdminHttpServer admin, int port, PrintStream out) throws InterruptedException {
+  private static void startAdmin(AdminHttpServer admin, int port, PrintStream out)
+      throws IOException, InterruptedException {
     if (port < 0) {
       return;
     }
     try {
       admin.start("127.0.0.1", port);
-    } catch (Exception e) { // port taken (Netty rethrows the BindException unchecked): any free port will do
-      if (e instanceof InterruptedException interrupted) {
-        throw interrupted;
-      }
+    } catch (IOException e) { // port taken: any free port will do
       admin.close();
       admin.start("127.0.0.1", 0);
     }

@@ -1,7 +1,9 @@
 package io.spillway.demo;
 
 import io.spillway.demo.admission.EngineConfigSource;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -65,6 +67,11 @@ public final class StorageNodeMain implements Runnable {
         cmd.getErr().println("Invalid options: " + ex.getMessage());
         cmd.getErr().println(tryHelp(cmd));
         return cmd.getCommandSpec().exitCodeOnInvalidInput();
+      }
+      if (ex instanceof IOException || ex instanceof UncheckedIOException) {
+        // the machine refused what the options asked (a port, a folder, a node to connect to): one line, no trace
+        cmd.getErr().println("Error: " + ex.getMessage());
+        return 1;
       }
       throw ex;
     });

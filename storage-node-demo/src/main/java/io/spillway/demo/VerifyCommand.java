@@ -43,6 +43,9 @@ final class VerifyCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     StorageNodeMain.inRange(spec, "--timeout-ms", timeoutMs, 1, Long.MAX_VALUE / 2);
+    for (Path f : ledgers) {
+      StorageNodeMain.readableFile(spec, "--ledger", f);
+    }
     final Map<String, String> acked = new LinkedHashMap<>();
     for (Path f : ledgers) {
       acked.putAll(WriteLedger.read(f));

@@ -414,6 +414,8 @@ class StorageNodeMainTest {
         Arguments.of(List.of("load", "--partition", "0", "--partitions", "65"),
             "Invalid value for option '--partitions': 65 is not in [1, 64]"),
         Arguments.of(List.of("verify"), "Missing required option: '--ledger=FILE'"),
+        Arguments.of(List.of("verify", "--ledger", "no-such-dir/a.ledger"),
+            "Invalid value for option '--ledger': no-such-dir/a.ledger: no such file"),
         Arguments.of(List.of("verify", "--ledger", "x", "--timeout-ms", "0"),
             "Invalid value for option '--timeout-ms': 0 is not >= 1"),
         Arguments.of(List.of("shootout", "--strategies", "spillway,fast"), "Invalid value for option '--strategies' "
@@ -428,6 +430,18 @@ class StorageNodeMainTest {
             "Invalid value for option '--admission-concurrency': -1 is not in [0, 100000]"),
         Arguments.of(List.of("shootout", "--admission-rate", "-5"),
             "Invalid value for option '--admission-rate': -5.0 is not >= 0"));
+  }
+
+  @Test
+  void aNodeThatRefusesTheConnectionIsOneLineNamingItNotAStackTrace() throws Exception {
+    final int port;
+    try (java.net.ServerSocket closed = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      port = closed.getLocalPort(); // free once closed: nothing listens there
+    }
+    final Run run = execute("load", "--targets", "127.0.0.1:" + port, "--duration", "1s");
+    assertThat(run.status()).as("exit status, stderr: %s", run.err()).isEqualTo(1);
+    assertThat(run.err().strip()).startsWith("Error: cannot connect to 127.0.0.1:" + port + ": ")
+        .doesNotContain("\tat ").hasLineCount(1);
   }
 
   @ParameterizedTest

@@ -28,7 +28,9 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.handler.timeout.ReadTimeoutHandler;
 import io.spillway.demo.StorageNode;
+import io.spillway.demo.server.Listening;
 import io.spillway.demo.server.NamedThreadFactory;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -92,16 +94,16 @@ public final class AdminHttpServer implements AutoCloseable {
   }
 
   /** Binds and serves. */
-  public synchronized void start(String host, int port) throws InterruptedException {
+  public synchronized void start(String host, int port) throws IOException, InterruptedException {
     group = new MultiThreadIoEventLoopGroup(1, new NamedThreadFactory("admin-http"), NioIoHandler.newFactory());
-    channel = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+    channel = Listening.bind(new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
         .childHandler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel ch) {
             ch.pipeline().addLast(new ReadTimeoutHandler(30, TimeUnit.SECONDS), new HttpServerCodec(4096, 8192, 8192),
                 new HttpObjectAggregator(64 << 10), new Handler());
           }
-        }).bind(host, port).sync().channel();
+        }), host, port, "the admin HTTP endpoints");
     LOG.info("admin HTTP on http://{}/ (chaos {})", address().getHostString() + ":" + address().getPort(),
         chaos != null ? "enabled" : "disabled");
   }

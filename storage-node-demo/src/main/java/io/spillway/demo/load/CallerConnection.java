@@ -91,8 +91,7 @@ final class CallerConnection implements AutoCloseable {
     this.keys = keys;
     this.maxOutstanding = maxOutstanding;
     this.value = "v".repeat(valueBytes).getBytes(StandardCharsets.US_ASCII);
-    socket = new Socket();
-    socket.connect(plan.target(), 5_000);
+    socket = RespWire.connect(plan.target(), 5_000);
     socket.setTcpNoDelay(true);
     socket.setSoTimeout(30_000);
     out = new BufferedOutputStream(socket.getOutputStream(), 16 << 10);

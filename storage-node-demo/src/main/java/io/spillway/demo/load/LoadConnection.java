@@ -73,8 +73,7 @@ final class LoadConnection implements AutoCloseable {
     this.intervalNanos = Math.max(1, (long) (1e9 / plan.ratePerSecond()));
     this.value = "v".repeat(shape.valueBytes()).getBytes(StandardCharsets.US_ASCII);
     final String name = plan.name();
-    socket = new Socket();
-    socket.connect(plan.target(), 5_000);
+    socket = RespWire.connect(plan.target(), 5_000);
     socket.setTcpNoDelay(true);
     socket.setSoTimeout((int) READ_TIMEOUT.toMillis());
     out = new BufferedOutputStream(socket.getOutputStream(), 16 << 10);

@@ -4,11 +4,29 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 
 /** The little RESP a blocking load connection needs: write a command, read a line, skip a reply's body. */
 public final class RespWire {
   private RespWire() {
+  }
+
+  /**
+   * A socket connected to {@code target} within {@code timeoutMillis}; a failure names the target ("cannot connect to
+   * 127.0.0.1:6379: Connection refused"), which the socket's own message leaves out.
+   */
+  public static Socket connect(InetSocketAddress target, int timeoutMillis) throws IOException {
+    final Socket socket = new Socket();
+    try {
+      socket.connect(target, timeoutMillis);
+      return socket;
+    } catch (IOException e) {
+      socket.close();
+      throw new IOException("cannot connect to " + target.getHostString() + ":" + target.getPort() + ": "
+          + e.getMessage(), e);
+    }
   }
 
   /** Writes a command as a RESP array of bulk strings ({@code String} as UTF-8, {@code byte[]} as is). */

@@ -12,6 +12,7 @@ import io.netty.handler.timeout.IdleStateHandler;
 import io.spillway.demo.command.DataCommandParser;
 import io.spillway.demo.pipeline.RequestPipeline;
 import io.spillway.demo.resp.RespCodec;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -47,7 +48,7 @@ public final class RespServer implements AutoCloseable {
 
   /** Binds and starts serving on {@code transport}; returns once the port is bound. */
   public synchronized void start(String threadPrefix, int workerThreads, Transport transport)
-      throws InterruptedException {
+      throws IOException, InterruptedException {
     boss = new MultiThreadIoEventLoopGroup(1, new NamedThreadFactory(threadPrefix + "-resp-accept"),
         transport.ioHandlerFactory());
     workers = new MultiThreadIoEventLoopGroup(workerThreads, new NamedThreadFactory(threadPrefix + "-resp"),
@@ -71,7 +72,7 @@ public final class RespServer implements AutoCloseable {
                     connectionIds.incrementAndGet(), ch.remoteAddress()));
           }
         });
-    channel = bootstrap.bind(settings.bindHost(), settings.port()).sync().channel();
+    channel = Listening.bind(bootstrap, settings.bindHost(), settings.port(), "RESP (" + threadPrefix + ")");
   }
 
   /** The bound address (the real port when configured with 0). */
