@@ -97,6 +97,7 @@ final class ShootoutMode implements Callable<Integer> {
     final List<StrategyKind> kinds = strategies;
     final Path outDir = reportDir != null ? reportDir : Path.of("shootout-"
         + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+    StorageNodeMain.writableDirectory(spec, "--out", outDir);
     final EngineConfig engine = EngineConfigSource.demoDefaults();
     final Map<String, Object> run = new LinkedHashMap<>();
     run.put("command", "java -jar storage-node-demo.jar shootout " + String.join(" ", StorageNodeMain.given(spec)));

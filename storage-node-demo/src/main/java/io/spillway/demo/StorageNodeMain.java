@@ -4,7 +4,12 @@ import io.spillway.demo.admission.EngineConfigSource;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -70,12 +75,51 @@ public final class StorageNodeMain implements Runnable {
       }
       if (ex instanceof IOException || ex instanceof UncheckedIOException) {
         // the machine refused what the options asked (a port, a folder, a node to connect to): one line, no trace
-        cmd.getErr().println("Error: " + ex.getMessage());
+        cmd.getErr().println("Error: " + describe(ex instanceof UncheckedIOException u ? u.getCause() : ex, ex));
         return 1;
       }
       throw ex;
     });
     return cl;
+  }
+
+  /**
+   * An I/O failure in one line: a file system's refusal names its path and what went wrong ({@code /x/a.ledger: no
+   * such file or directory}; the JDK's message for some is the bare path), anything else its own message.
+   */
+  static String describe(Throwable io, Throwable thrown) {
+    if (io instanceof FileSystemException f) {
+      return (thrown == io ? "" : thrown.getMessage() + ": ") + f.getFile() + ": " + reason(f);
+    }
+    return thrown.getMessage() != null ? thrown.getMessage() : thrown.getClass().getSimpleName();
+  }
+
+  /** What a file system refused, in lower case: the JDK's reason, or the one its exception's type stands for. */
+  private static String reason(FileSystemException f) {
+    final String reason = f.getReason() != null ? f.getReason()
+        : f instanceof NoSuchFileException ? "no such file or directory"
+        : f instanceof AccessDeniedException ? "permission denied"
+        : f instanceof FileAlreadyExistsException ? "already exists"
+        : f instanceof NotDirectoryException ? "not a directory"
+        : f.getClass().getSimpleName();
+    return reason.isEmpty() ? reason : Character.toLowerCase(reason.charAt(0)) + reason.substring(1);
+  }
+
+  /**
+   * Creates the folder an option names (or its default) before anything starts, and refuses it if that fails or the
+   * folder cannot be written: a run of minutes must not end on a report it cannot write.
+   */
+  static void writableDirectory(CommandSpec spec, String option, Path dir) {
+    try {
+      Files.createDirectories(dir);
+    } catch (FileAlreadyExistsException e) { // a file where a folder of the path should be
+      check(spec, false, option, dir + ": not a directory");
+    } catch (FileSystemException e) {
+      check(spec, false, option, dir + ": " + reason(e));
+    } catch (IOException e) {
+      check(spec, false, option, dir + ": " + e.getMessage());
+    }
+    check(spec, Files.isWritable(dir), option, dir + ": not writable");
   }
 
   /** {@code demo} in front of {@code args} if they name no subcommand (none, or options first), as always. */

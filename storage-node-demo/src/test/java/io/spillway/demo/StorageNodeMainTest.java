@@ -422,6 +422,8 @@ class StorageNodeMainTest {
             + "(NAME): 'fast' is not a strategy (spillway, spillway-node-queue, none, token-bucket, bulkhead, "
             + "concurrency-limits, codel-only)"),
         Arguments.of(List.of("shootout", "--scale", "0"), "Invalid value for option '--scale': 0.0 is not > 0"),
+        Arguments.of(List.of("shootout", "--out", "pom.xml/report"),
+            "Invalid value for option '--out': pom.xml/report: not a directory"),
         Arguments.of(List.of("shootout", "--callers", "polite"),
             "Invalid value for option '--callers': 'polite' is not a retry mode (naive, backoff, helper, none)"),
         Arguments.of(List.of("shootout", "--partitions", "0"),
@@ -442,6 +444,14 @@ class StorageNodeMainTest {
     assertThat(run.status()).as("exit status, stderr: %s", run.err()).isEqualTo(1);
     assertThat(run.err().strip()).startsWith("Error: cannot connect to 127.0.0.1:" + port + ": ")
         .doesNotContain("\tat ").hasLineCount(1);
+  }
+
+  @Test
+  void aLedgerThatCannotBeWrittenIsOneLineNamingItsPath() {
+    final Run run = execute("load", "--targets", "127.0.0.1:1", "--ledger", "no-such-dir/a.ledger", "--duration",
+        "1s");
+    assertThat(run.status()).as("exit status, stderr: %s", run.err()).isEqualTo(1);
+    assertThat(run.err().strip()).isEqualTo("Error: no-such-dir/a.ledger: no such file or directory");
   }
 
   @ParameterizedTest
