@@ -175,7 +175,7 @@ final class DemoMode implements Callable<Integer> {
         StrategySettings.defaults(admission, configs.get(0).storageThreads(), configs.get(0).storageCost(), 0, 0));
     final AdminHttpServer admin = new AdminHttpServer(cluster::nodes, registry,
         () -> StorageNodeMain.describe(configs, engine), () -> EngineConfigSource.yaml(cluster.engineConfig()), false);
-    final Thread cleanup = new Thread(() -> stop(engine, admin, cluster, root), "demo-shutdown");
+    final Thread cleanup = Shutdown.hook("demo-shutdown", Shutdown.DEADLINE, () -> stop(engine, admin, cluster, root));
     Runtime.getRuntime().addShutdownHook(cleanup);
     final ByteArrayOutputStream summary = new ByteArrayOutputStream();
     final CpuHog hog = CpuHog.start(hogThreads);

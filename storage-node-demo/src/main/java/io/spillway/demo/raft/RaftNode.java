@@ -3,6 +3,8 @@ package io.spillway.demo.raft;
 import io.spillway.demo.chaos.ChaosControls;
 import io.spillway.demo.store.PartitionStore;
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -57,6 +59,7 @@ public final class RaftNode implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RaftNode.class);
 
   private final PeerAddress self;
+  private final String bindHost;
   private final PartitionGroups groups;
   private final ChaosControls chaos;
   private final RaftProperties properties;
@@ -75,6 +78,7 @@ public final class RaftNode implements AutoCloseable {
   public RaftNode(PeerAddress self, PartitionGroups groups, Path raftDir, String bindHost, RaftSettings settings,
       ChaosControls chaos) {
     this.self = self;
+    this.bindHost = bindHost;
     this.groups = groups;
     this.chaos = chaos;
     this.settings = settings;
@@ -125,6 +129,7 @@ public final class RaftNode implements AutoCloseable {
    * (gRPC would then back off reconnecting for seconds).
    */
   public synchronized void startServer() throws IOException {
+    checkPortFree();
     server = RaftServer.newBuilder()
         .setServerId(RaftPeerId.valueOf(self.id()))
         .setProperties(properties)
@@ -138,6 +143,21 @@ public final class RaftNode implements AutoCloseable {
         })
         .build();
     server.start();
+  }
+
+  /**
+   * Refuses a Raft port another socket listens on before Ratis binds it: Ratis answers a failed bind by ending the
+   * JVM ({@code ExitUtils.terminate}), with a message that names no port. A race with another process remains; the
+   * demo's shutdown hook bounds what follows it ({@code Shutdown.DEADLINE}).
+   */
+  private void checkPortFree() throws IOException {
+    try (ServerSocket probe = new ServerSocket()) {
+      probe.setReuseAddress(true); // as a server binds: a closed connection's TIME_WAIT does not hold the port
+      probe.bind(new InetSocketAddress(bindHost, self.raftPort()));
+    } catch (IOException e) {
+      throw new IOException("cannot listen on " + bindHost + ":" + self.raftPort() + " for Raft (" + self.id()
+          + "): " + e.getMessage(), e);
+    }
   }
 
   /** Adds (formats) the partitions this node hosts but has not recovered, and opens the per-partition clients. */
