@@ -112,10 +112,9 @@ public final class StorageNodeMain implements Runnable {
   static void writableDirectory(CommandSpec spec, String option, Path dir) {
     try {
       Files.createDirectories(dir);
-    } catch (FileAlreadyExistsException e) { // a file where a folder of the path should be
-      check(spec, false, option, dir + ": not a directory");
-    } catch (FileSystemException e) {
-      check(spec, false, option, dir + ": " + reason(e));
+    } catch (FileSystemException e) { // already exists: a file where a folder of the path should be
+      final String why = e instanceof FileAlreadyExistsException ? "not a directory" : reason(e);
+      check(spec, false, option, dir + ": " + why);
     } catch (IOException e) {
       check(spec, false, option, dir + ": " + e.getMessage());
     }

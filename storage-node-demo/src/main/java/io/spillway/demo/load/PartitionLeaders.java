@@ -117,8 +117,7 @@ public final class PartitionLeaders implements AutoCloseable {
   private int[] ask(int t) {
     try {
       if (sockets[t] == null) {
-        final Socket s = new Socket();
-        s.connect(targets.get(t), (int) TIMEOUT.toMillis());
+        final Socket s = RespWire.connect(targets.get(t), (int) TIMEOUT.toMillis());
         s.setSoTimeout((int) TIMEOUT.toMillis());
         s.setTcpNoDelay(true);
         sockets[t] = s;

@@ -46,8 +46,7 @@ public final class LedgerVerifier {
     List<Map.Entry<String, String>> todo = new ArrayList<>(acked.entrySet());
     while (!todo.isEmpty() && System.nanoTime() - deadline < 0) {
       final List<Map.Entry<String, String>> retry = new ArrayList<>();
-      try (Socket s = new Socket()) {
-        s.connect(target, 5_000);
+      try (Socket s = RespWire.connect(target, 5_000)) {
         s.setSoTimeout((int) Math.max(1_000, Math.min(30_000, timeoutMs)));
         final OutputStream out = new BufferedOutputStream(s.getOutputStream(), 64 << 10);
         final InputStream in = new BufferedInputStream(s.getInputStream(), 64 << 10);
