@@ -428,7 +428,7 @@ public final class ControlLoop {
     return refused;
   }
 
-  /** The mean charge in scorecard units: each op type's service time weighted by its share of the completions. */
+  /** The mean charge in scorecard units: each op type's service time weighted by its share of recent completions. */
   private long meanChargeUnits(long[] serviceNanos) {
     double mean = 0;
     for (int i = 0; i < serviceNanos.length; i++) {

@@ -31,11 +31,19 @@ public final class LatencySampling {
   private static final int STATS = TickReport.STATS;
   /** The latency window's time bound: pools close, and an op type without completions goes stale, after it. */
   static final long WINDOW_NANOS = 2_000_000_000L;
+  /**
+   * The weight of one tick's completions in the op types' mix: about the last ten ticks' completions. One tick's mix
+   * alone swung with what happened to complete in it: a tick of reads only on a node whose writes take a hundred
+   * times longer cut the cost caps sized on the mix a hundredfold.
+   */
+  static final double MIX_WEIGHT = 0.1;
 
   private PercentileSmoother[] smoothers;
   private final long[] interval = new long[OPS * STATS];
   private final long[] successes = new long[OPS];
-  /** Each op type's share of the last interval's completions, or of the last interval that had any. */
+  /** Each op type's completions a tick, averaged over the ticks that had any ({@link #MIX_WEIGHT}). */
+  private final double[] recentCompletions = new double[OPS];
+  /** Each op type's share of {@link #recentCompletions}. */
   private final double[] shares = new double[OPS];
   private final LatencySample[] lastSamples = new LatencySample[OPS];
   private final double[] smoothedP90 = new double[OPS];
@@ -76,8 +84,13 @@ public final class LatencySampling {
       interval[at + TickReport.MAX] = s.maxNanos();
     }
     if (completions > 0) {
+      double recent = 0;
       for (int i = 0; i < OPS; i++) {
-        shares[i] = (double) lastSamples[i].count() / completions;
+        recentCompletions[i] += MIX_WEIGHT * (lastSamples[i].count() - recentCompletions[i]);
+        recent += recentCompletions[i];
+      }
+      for (int i = 0; i < OPS; i++) {
+        shares[i] = recentCompletions[i] / recent;
       }
     }
   }
@@ -125,8 +138,8 @@ public final class LatencySampling {
   }
 
   /**
-   * An op type's share of the last interval's completions, or of the last interval that had any (equal shares before
-   * the first completion).
+   * An op type's share of the recent completions: of about the last ten ticks that had any, each tick's weighted
+   * {@link #MIX_WEIGHT} (equal shares before the first completion).
    */
   public double share(int op) {
     return shares[op];
