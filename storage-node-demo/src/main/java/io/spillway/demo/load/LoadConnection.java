@@ -196,24 +196,33 @@ final class LoadConnection implements AutoCloseable {
 
   /**
    * Reads replies in order, each answering the oldest request {@code sentAt} holds, until {@code running} is false
-   * and nothing is outstanding. A read that times out fails only if a request has waited {@code readTimeoutNanos}:
-   * a connection of a low-rate tier waits longer than that for its own first send (during the ramp, at 2 % of 28
-   * req/s, over a minute), and its quiet counted as an error.
+   * and nothing is outstanding. A read that times out between replies fails only if a request has waited {@code
+   * readTimeoutNanos}: a connection of a low-rate tier waits longer than that for its own first send (during the
+   * ramp, at 2 % of 28 req/s, over a minute), and its quiet counted as an error. One that times out in the middle of
+   * a reply fails the connection.
    *
-   * @throws IOException if the stream fails, or a request went unanswered for the read timeout
+   * @throws IOException if the stream fails, a request went unanswered for the read timeout, or a read timed out in
+   *     the middle of a reply
    */
   static void readReplies(InputStream in, Queue<Pending> sentAt, TierStats stats, WriteLedger ledger, Ticker ticker,
       long readTimeoutNanos, BooleanSupplier running) throws IOException {
     while (running.getAsBoolean() || !sentAt.isEmpty()) {
-      final RespWire.Reply reply;
+      final int type;
       try {
-        reply = RespWire.readReply(in);
+        type = in.read();
       } catch (SocketTimeoutException quiet) {
         final Pending oldest = sentAt.peek();
         if (oldest == null || ticker.read() - oldest.sentAtNanos() < readTimeoutNanos) {
           continue;
         }
         throw quiet;
+      }
+      final RespWire.Reply reply;
+      try {
+        reply = RespWire.readReply(type, in);
+      } catch (SocketTimeoutException cut) {
+        // the bytes of the reply read so far are gone: reading on would answer the wrong requests
+        throw new SocketTimeoutException("read timed out in the middle of a reply");
       }
       final Pending p = sentAt.poll();
       stats.recordReply(p == null ? 0 : ticker.read() - p.sentAtNanos(), reply.isError() ? reply.line() : null);

@@ -51,7 +51,11 @@ public final class RespWire {
 
   /** Reads one whole reply, skipping a bulk string's or an array's body. */
   public static Reply readReply(InputStream in) throws IOException {
-    final int type = in.read();
+    return readReply(in.read(), in);
+  }
+
+  /** Reads the rest of a reply whose first byte, {@code type}, was read already (-1: end of stream). */
+  public static Reply readReply(int type, InputStream in) throws IOException {
     if (type < 0) {
       throw new EOFException();
     }

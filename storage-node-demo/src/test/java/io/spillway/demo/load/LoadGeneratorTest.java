@@ -142,6 +142,26 @@ class LoadGeneratorTest {
   }
 
   /**
+   * A read that times out in the middle of a reply fails the connection: the bytes read so far are gone, and
+   * reading on would take the rest of that reply for the next one (here "K" of "+OK" as a reply of type 'O', and
+   * each later reply answered to the wrong request). Quiet between replies stays quiet (the test above).
+   */
+  @Test
+  void aTimeoutInTheMiddleOfAReplyFailsTheConnection() {
+    final long second = 1_000_000_000L;
+    final long[] now = {0};
+    final Queue<LoadConnection.Pending> sentAt = new ArrayDeque<>();
+    sentAt.add(new LoadConnection.Pending(0, null, null));
+    sentAt.add(new LoadConnection.Pending(0, null, null));
+    final TierStats stats = new TierStats();
+    final InputStream cut = new ScriptedStream(now, "+O", 1 * second, "K\r\n+OK\r\n");
+    assertThatThrownBy(() -> LoadConnection.readReplies(cut, sentAt, stats, null, () -> now[0], 30 * second,
+        () -> true)).as("a reply cut by a read timeout").isInstanceOf(SocketTimeoutException.class)
+        .hasMessageContaining("in the middle of a reply");
+    assertThat(stats.ok.sum() + stats.errors.sum()).as("replies recorded").isZero();
+  }
+
+  /**
    * An input stream that plays its steps in order: a string is bytes to read, a number moves the virtual clock by
    * that many nanoseconds and then times the read out, a runnable runs; past the last step, end of stream.
    */
