@@ -3,6 +3,8 @@ package io.spillway.admission;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.spillway.testkit.VirtualClock;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -60,7 +62,11 @@ class FloorHoldsAnyOpTypeTest {
     assertThat(engine.stats().rejected(Reason.CLIENT_LIMIT)).isEqualTo(1);
   }
 
-  /** 40 ticks of 19 reads of 5 ms and one costly op, completed by another client, one tick each 100 ms. */
+  /**
+   * 40 ticks of 19 reads of 5 ms and one costly op, completed by another client, one tick each 100 ms; the last tick
+   * finds every permit in use, so the node is saturated and the cost caps bind (on a node with idle permits only the
+   * count caps do: {@code CostCapsBindOnASaturatedNodeTest}).
+   */
   private void completeMix(AdmissionEngine engine, OpType costly, long costlyNanos) {
     ClientHandle others = engine.clients().register("others");
     for (int round = 0; round < 40; round++) {
@@ -71,7 +77,16 @@ class FloorHoldsAnyOpTypeTest {
         engine.release(token, Outcome.SUCCESS, op == costly ? costlyNanos : 5 * MS);
       }
       clock.advanceNanos(100 * MS);
-      engine.tick();
+      if (round < 39) {
+        engine.tick();
+      }
     }
+    List<Long> held = new ArrayList<>();
+    for (int i = 0; i < engine.stats().limit(); i++) { // one client a permit: each within its own caps
+      held.add(engine.tryAcquire(OpType.READ, Tier.T3, engine.clients().register("filler-" + i)));
+    }
+    engine.tick();
+    assertThat(engine.stats().saturated()).isTrue();
+    held.forEach(token -> engine.release(token, Outcome.SUCCESS, 5 * MS));
   }
 }

@@ -37,6 +37,11 @@ public final class Policy {
   /** Per op type: the least time a request admitted now takes, which a deadline at admission is judged by. */
   private final long[] fastestNanos;
   private final TickReport report;
+  /**
+   * Whether the clients' cost caps bind: the node was saturated within the last {@link ControlLoop#COST_CAP_HOLD}
+   * ticks. On a node with idle permits only the count caps do (docs/admission-core.md#fast-path).
+   */
+  public final boolean costCapsBind;
 
   /**
    * @param scopes the scopes, ALL first, and {@code cutPoints} their {@linkplain ScopeRejector#cutPoint cut points}
@@ -45,9 +50,10 @@ public final class Policy {
    * @param shedNanos the time for the rejection ratio to fall back to zero (base of SHED_TIER's hint)
    * @param serviceNanos per op type ordinal, the service-time estimate (owned from now on)
    * @param fastestNanos per op type ordinal, the least time a request admitted now takes (owned from now on)
+   * @param costCapsBind whether the clients' cost caps bind
    */
   public Policy(Settings settings, ScopeFilter[] scopes, long[] cutPoints, long drainNanos, long shedNanos,
-      long[] serviceNanos, long[] fastestNanos, TickReport report) {
+      long[] serviceNanos, long[] fastestNanos, TickReport report, boolean costCapsBind) {
     this.settings = settings;
     this.scopes = scopes;
     this.cutPoints = cutPoints;
@@ -61,13 +67,17 @@ public final class Policy {
     this.serviceNanos = serviceNanos;
     this.fastestNanos = fastestNanos;
     this.report = report;
+    this.costCapsBind = costCapsBind;
   }
 
-  /** The policy of an engine before its first tick: nothing shed, the configured initial service times. */
+  /**
+   * The policy of an engine before its first tick: nothing shed, the configured initial service times, the count
+   * caps alone (no saturation seen yet).
+   */
   public static Policy initial(Settings settings) {
     EngineParams c = settings.config;
     return new Policy(settings, new ScopeFilter[0], new long[0], 0L, c.pidTickNanos,
-        c.queuesInitialServiceTimeNanos.clone(), c.queuesInitialServiceTimeNanos.clone(), TickReport.initial(c));
+        c.queuesInitialServiceTimeNanos.clone(), c.queuesInitialServiceTimeNanos.clone(), TickReport.initial(c), false);
   }
 
   /**

@@ -103,7 +103,7 @@ public final class AdmissionPath {
       wouldReject(p, Reason.DEADLINE, t, op, client, nowNanos);
     }
     long units = Scorecard.units(costNanos > 0 ? costNanos : service);
-    if (!Scorecard.tryCharge(client, caps, units)) {
+    if (!Scorecard.tryCharge(client, caps, units, p.costCapsBind)) {
       if (!s.dryRun) {
         return reject(p, Reason.CLIENT_LIMIT, t, op, client, nowNanos);
       }

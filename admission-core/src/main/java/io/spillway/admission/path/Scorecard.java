@@ -43,13 +43,16 @@ public final class Scorecard {
 
   /** Charges the client if it stays within both caps; lock-free and allocation-free. */
   public static boolean tryCharge(ClientHandle client, long units) {
-    return tryCharge(client, API.caps(client), units);
+    return tryCharge(client, API.caps(client), units, true);
   }
 
-  /** {@link #tryCharge(ClientHandle, long)} with the caps the caller already read. */
-  public static boolean tryCharge(ClientHandle client, ClassCaps caps, long units) {
+  /**
+   * {@link #tryCharge(ClientHandle, long)} with the caps the caller already read; with {@code costBinds} false, the
+   * count cap alone (the cost is charged all the same, so a later discharge matches).
+   */
+  public static boolean tryCharge(ClientHandle client, ClassCaps caps, long units, boolean costBinds) {
     int maxCount = caps.maxOutstanding;
-    long maxCost = caps.maxCostUnits;
+    long maxCost = costBinds ? caps.maxCostUnits : Long.MAX_VALUE;
     for (;;) {
       long s = (long) OUTSTANDING.getVolatile(client);
       int count = count(s);
