@@ -4,9 +4,10 @@ import io.spillway.admission.ClientHandle;
 import java.lang.invoke.VarHandle;
 
 /**
- * Per-client admission caps by count and by cost (Uber's scorecard; docs/admission-core.md#fast-path): a rule-based,
- * deterministic cap
- * that applies even when the node is healthy, so a noisy client is isolated before the others notice.
+ * Per-client admission caps by count and by cost (Uber's scorecard; docs/admission-core.md#fast-path): rule-based,
+ * deterministic caps. The count cap applies even when the node is healthy, so a noisy client is isolated before the
+ * others notice; the cost cap only while the caller says it binds (the policy's {@code costCapsBind}: the node was
+ * saturated within the last second), since a costly request on a node with idle permits takes none another needs.
  *
  * <p>A client's outstanding requests (admitted or queued) and their estimated cost (the op type's service-time
  * estimate, or the caller's hint) are packed in one atomic word: count in bits 40..62, cost in units of 16 ns

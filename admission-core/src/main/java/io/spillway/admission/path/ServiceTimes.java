@@ -14,8 +14,8 @@ import java.lang.invoke.VarHandle;
  * <p>Requests never read the live estimate: the tick copies it into its {@link Policy}, and every request is charged
  * and judged (deadline, expected wait, retry-after) by that copy. The scorecard's cost caps are sized at the same
  * tick from the same copy ({@code share × limit × mean charge}, the mean weighted by each op type's share of the
- * recent completions, or {@code floor × the costliest charge} when larger), so a client sending the usual mix reaches
- * its count cap before its cost cap, whatever the estimates do between two ticks.
+ * recent completions, or {@code floor × the costliest charge} when larger), so that what a client is charged and
+ * what its cap allows move together, whatever the estimates do between two ticks.
  *
  * <p>Why (regression {@code CostCapMatchesChargeTest}): the cost cap was sized from the mean <em>measured</em> service
  * time of the last tick while each request was charged the live estimate, which starts at the configured initial
