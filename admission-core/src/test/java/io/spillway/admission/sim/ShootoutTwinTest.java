@@ -49,8 +49,8 @@ class ShootoutTwinTest {
   /**
    * The ordering that holds on seeds 1–3 at this commit (figures in docs/shootout.md), with the plant running t0 and
    * t1 first and refusing to start a request that cannot finish before its deadline, as the demo's node does:
-   * Spillway's t1 success 94.4–97.5 % against 20 % (token bucket) and 91.2–92.2 % (Gradient2), ahead of Gradient2 on
-   * every seed; in the cost shift t2–t5 get at most 0.9 % while t1 gets 88.4–96.0 % (Gradient2: 82.5–84.7 %); its
+   * Spillway's t1 success 94.2–97.6 % against 20 % (token bucket) and 91.2–92.2 % (Gradient2), ahead of Gradient2 on
+   * every seed; in the cost shift t2–t5 get at most 0.9 % while t1 gets 89.8–95.8 % (Gradient2: 82.5–84.7 %); its
    * goodput in the 5 × C window 0.92–0.95 × the token bucket's and 0.98–1.01 × Gradient2's; its peak pending work
    * (58–64) about a third of the token bucket's (180–190) and about half of Gradient2's (118–138). Each floor sits
    * inside every seed's figure.
