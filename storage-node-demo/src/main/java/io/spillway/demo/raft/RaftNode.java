@@ -1,6 +1,7 @@
 package io.spillway.demo.raft;
 
 import io.spillway.demo.chaos.ChaosControls;
+import io.spillway.demo.server.Listening;
 import io.spillway.demo.store.PartitionStore;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -155,8 +156,7 @@ public final class RaftNode implements AutoCloseable {
       probe.setReuseAddress(true); // as a server binds: a closed connection's TIME_WAIT does not hold the port
       probe.bind(new InetSocketAddress(bindHost, self.raftPort()));
     } catch (IOException e) {
-      throw new IOException("cannot listen on " + bindHost + ":" + self.raftPort() + " for Raft (" + self.id()
-          + "): " + e.getMessage(), e);
+      throw Listening.refused(bindHost, self.raftPort(), "Raft (" + self.id() + ")", e);
     }
   }
 

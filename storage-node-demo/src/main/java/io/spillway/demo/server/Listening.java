@@ -22,7 +22,12 @@ public final class Listening {
     } catch (InterruptedException | RuntimeException e) {
       throw e;
     } catch (Exception e) { // sync() rethrows the bind's checked cause (a BindException) without declaring it
-      throw new IOException("cannot listen on " + host + ":" + port + " for " + what + ": " + e.getMessage(), e);
+      throw refused(host, port, what, e);
     }
+  }
+
+  /** The failure to listen on {@code host:port} for {@code what}, naming both and the cause's own message. */
+  public static IOException refused(String host, int port, String what, Exception cause) {
+    return new IOException("cannot listen on " + host + ":" + port + " for " + what + ": " + cause.getMessage(), cause);
   }
 }
