@@ -118,8 +118,8 @@ public final class ControlLoop {
    * ({@link NodeQueue}): one keeps every worker fed through the gap between a completion and the next dispatch.
    */
   static final double NODE_QUEUE_PER_WORKER = 1.0;
-  /** Ticks after the last saturated one during which the clients' cost caps still bind ({@link #costCapsBind}). */
-  static final int COST_CAP_HOLD = 10;
+  /** How long after the last saturated tick the clients' cost caps still bind ({@link #costCapsBind}). */
+  static final long COST_CAP_HOLD_NANOS = 1_000_000_000L;
   private final Telemetry telemetry;
   private final InflightLimiter limiter;
   private final Dispatcher dispatcher;
@@ -154,8 +154,16 @@ public final class ControlLoop {
   private long lastRefusedAtLimit;
   private long lastCriticalRefused;
   private double meanServiceNanos;
-  /** Ticks since the last saturated one, at most {@link #COST_CAP_HOLD} (none yet: no saturation seen). */
-  private int ticksSinceSaturated = COST_CAP_HOLD;
+  /** The time of the last saturated tick; meaningful once {@link #costCapsBind} has been set. */
+  private long lastSaturatedNanos;
+  /**
+   * Whether the clients' cost caps bind: the node was saturated within the last {@link #COST_CAP_HOLD_NANOS}. A cost
+   * cap is a share of the node's work sized on its mean request, and a client whose requests cost more than the mean
+   * reaches it before its count cap: on a node of 99 reads of 0.1 ms to one write of 100 ms, a client of no class
+   * (share 2.0, limit 64) could hold one write, and was refused a second on an idle node. Where no request waits for
+   * a permit, a costly request takes none that another needs; the count caps still hold every client to its share.
+   */
+  private boolean costCapsBind;
   private final TuningPeriod period;
   private double inflightAverage;
   /** Whether the op type the tuner last judged the latency by has a configured (not a learned) target. */
@@ -257,6 +265,10 @@ public final class ControlLoop {
     lastRefusedAtLimit = refusedAtLimit;
     boolean saturatedNow = waiting > 0 || balance.queuedSince(queued) || refusedAtLimitNow > 0
         || limiter.inflight() >= limitBefore;
+    if (saturatedNow) {
+      lastSaturatedNanos = now;
+    }
+    costCapsBind = (saturatedNow || costCapsBind) && now - lastSaturatedNanos < COST_CAP_HOLD_NANOS;
     boolean wasPinned = probe.probing();
     inflightAverage += INFLIGHT_SMOOTHING * (limiter.inflight() - inflightAverage);
     double idle = Math.max(0.0, 1.0 - inflightAverage / Math.max(1, limitBefore));
@@ -455,17 +467,6 @@ public final class ControlLoop {
     return Scorecard.units(costliest);
   }
 
-  /**
-   * Whether the clients' cost caps bind: the node was saturated within the last {@link #COST_CAP_HOLD} ticks. A cost
-   * cap is a share of the node's work sized on its mean request, and a client whose requests cost more than the mean
-   * reaches it before its count cap: on a node of 99 reads of 0.1 ms to one write of 100 ms, a client of no class
-   * (share 2.0, limit 64) could hold one write, and was refused a second on an idle node. Where no request waits for
-   * a permit, a costly request takes none that another needs; the count caps still hold every client to its share.
-   */
-  private boolean costCapsBind() {
-    return ticksSinceSaturated < COST_CAP_HOLD;
-  }
-
   /** Publishes the decisions in force as a new {@link Policy}, with what this tick measured. */
   private void publish(boolean saturatedNow, double throughput, double errors01, long[] serviceNanos, long now) {
     long[] timeouts = new long[OpType.count()];
@@ -479,9 +480,8 @@ public final class ControlLoop {
     publishedFastestNanos = recent.fastestNanos(serviceNanos, targets.noLoadNanos(),
         settings.config.queuesInitialServiceTimeNanos, now);
     publishedReport = report;
-    ticksSinceSaturated = saturatedNow ? 0 : Math.min(ticksSinceSaturated + 1, COST_CAP_HOLD);
     publisher.accept(new Policy(settings, rejectors.filters(), rejectors.cutPoints(), retry.drainNanos(),
-        retry.shedNanos(), serviceNanos, publishedFastestNanos, report, costCapsBind()));
+        retry.shedNanos(), serviceNanos, publishedFastestNanos, report, costCapsBind));
   }
 
   /**
@@ -619,7 +619,7 @@ public final class ControlLoop {
   private void republish() {
     publishedReport = publishedReport.withScopes(scopeViews(), signalViews());
     publisher.accept(new Policy(settings, rejectors.filters(), rejectors.cutPoints(), retry.drainNanos(),
-        retry.shedNanos(), publishedServiceNanos, publishedFastestNanos, publishedReport, costCapsBind()));
+        retry.shedNanos(), publishedServiceNanos, publishedFastestNanos, publishedReport, costCapsBind));
   }
 
   private static boolean rescope(MeasuredSignal signal, OpSet ops) {

@@ -43,8 +43,8 @@ public final class LatencySampling {
   private final long[] successes = new long[OPS];
   /** Each op type's completions a tick, averaged over the ticks that had any ({@link #MIX_WEIGHT}). */
   private final double[] recentCompletions = new double[OPS];
-  /** Each op type's share of {@link #recentCompletions}. */
-  private final double[] shares = new double[OPS];
+  /** The sum of {@link #recentCompletions}: 0 before the first completion. */
+  private double recentTotal;
   private final LatencySample[] lastSamples = new LatencySample[OPS];
   private final double[] smoothedP90 = new double[OPS];
   private final int[] idleTicks = new int[OPS];
@@ -55,7 +55,6 @@ public final class LatencySampling {
   public LatencySampling(EngineParams config) {
     smoothers = smoothers(config);
     java.util.Arrays.fill(smoothedP90, Double.NaN);
-    java.util.Arrays.fill(shares, 1.0 / OPS);
   }
 
   /** Samples every op type's recorder; then read {@link #completions()}, {@link #meanServiceNanos()}, p90s. */
@@ -84,13 +83,10 @@ public final class LatencySampling {
       interval[at + TickReport.MAX] = s.maxNanos();
     }
     if (completions > 0) {
-      double recent = 0;
+      recentTotal = 0;
       for (int i = 0; i < OPS; i++) {
         recentCompletions[i] += MIX_WEIGHT * (lastSamples[i].count() - recentCompletions[i]);
-        recent += recentCompletions[i];
-      }
-      for (int i = 0; i < OPS; i++) {
-        shares[i] = recentCompletions[i] / recent;
+        recentTotal += recentCompletions[i];
       }
     }
   }
@@ -142,7 +138,7 @@ public final class LatencySampling {
    * {@link #MIX_WEIGHT} (equal shares before the first completion).
    */
   public double share(int op) {
-    return shares[op];
+    return recentTotal > 0 ? recentCompletions[op] / recentTotal : 1.0 / OPS;
   }
 
   /** A copy of the completions since start, by op type. */
