@@ -63,11 +63,11 @@ import java.util.function.Consumer;
  * (latency, error rate: {@link Signal#requiresSaturation()}) count only in a saturated tick, and so does Cinnamon's
  * balance (with an empty queue it reads zero and would hold whatever ratio it had); the tuner lowers the limit only in
  * a tuning period that saw one. In an unsaturated tick every scope's measurement is at most minus the fraction of idle
- * permits (the inflight count sampled each tick, averaged over about three ticks): a node that is nearly idle decays
- * its ratios at the PID's full rate (about 0.7 s from 1 to 0), one that is nearly full only gently, so a ratio that
- * sheds a little too much on a small, bursty node eases off instead of collapsing. Backlog signals (queue delay,
- * follower lag) are evidence by themselves. A node whose latency rose without load — a noisy neighbour, a slow disk,
- * a read proxied to another node — keeps every permit it has and sheds nothing.
+ * permits (each tick's inflight as a share of the limit it ran under, averaged over about three ticks): a node that is
+ * nearly idle decays its ratios at the PID's full rate (about 0.7 s from 1 to 0), one that is nearly full only
+ * gently, so a ratio that sheds a little too much on a small, bursty node eases off instead of collapsing. Backlog
+ * signals (queue delay, follower lag) are evidence by themselves. A node whose latency rose without load — a noisy
+ * neighbour, a slow disk, a read proxied to another node — keeps every permit it has and sheds nothing.
  *
  * <p>Latency targets are learned unless configured ({@link LearnedTargets}): twice each op type's no-load p90, measured
  * at low inflight, or pinned there by a {@link BaselineProbe} when the node is never quiet on its own.
@@ -100,7 +100,7 @@ public final class ControlLoop {
    * the pin. The critical tiers' permits count their waiting requests under the same bound ({@link #criticalPermits}).
    */
   static final double KEEPING_UP = 1.1;
-  /** EWMA weight of each tick's inflight sample in the average that measures idle permits (about 3 ticks). */
+  /** EWMA weight of each tick's inflight sample in the averages of inflight and of permits in use (about 3 ticks). */
   static final double INFLIGHT_SMOOTHING = 0.3;
   /** Seconds over which the served concurrency keeps its highest value (BBR's bandwidth filter spans 10 RTTs). */
   static final int SERVED_WINDOW_SECONDS = 10;
@@ -166,6 +166,12 @@ public final class ControlLoop {
   private boolean costCapsBind;
   private final TuningPeriod period;
   private double inflightAverage;
+  /**
+   * The share of the limit in use: each tick's inflight over the limit it ran under, averaged like {@link
+   * #inflightAverage}. A count averaged over ticks and divided by the current limit read the permits a limit had just
+   * given (a probe's pin of 2 restored to 8) as idle before any request could reach them.
+   */
+  private double inUseAverage;
   /** Whether the op type the tuner last judged the latency by has a configured (not a learned) target. */
   private boolean worstTargetConfigured;
   private long ticks;
@@ -271,7 +277,9 @@ public final class ControlLoop {
     costCapsBind = (saturatedNow || costCapsBind) && now - lastSaturatedNanos < COST_CAP_HOLD_NANOS;
     boolean wasPinned = probe.probing();
     inflightAverage += INFLIGHT_SMOOTHING * (limiter.inflight() - inflightAverage);
-    double idle = Math.max(0.0, 1.0 - inflightAverage / Math.max(1, limitBefore));
+    inUseAverage += INFLIGHT_SMOOTHING
+        * (Math.min(1.0, limiter.inflight() / (double) Math.max(1, limitBefore)) - inUseAverage);
+    double idle = 1.0 - inUseAverage;
     latency.sample(telemetry.latency());
     long completions = latency.completions();
     // Low load: at most the inflight a probe would pin, nothing waiting.
