@@ -56,18 +56,14 @@ import java.util.function.Consumer;
  *       no permit frees.</li>
  * </ol>
  *
- * <p>Saturation (docs/control-under-contention.md, "shed only for what shedding can fix"): a tick is saturated when
- * some request found every permit taken — it was queued, or refused at the limit, or requests are still waiting —
- * or every permit is in use as the tick runs. Neither a peak that touched the limit for a moment nor high latency is
- * enough: a node whose permits are idle most of the time, with nothing waiting, is not overloaded. Symptom signals
- * (latency, error rate: {@link Signal#requiresSaturation()}) count only in a saturated tick, and so does Cinnamon's
- * balance (with an empty queue it reads zero and would hold whatever ratio it had); the tuner lowers the limit only in
- * a tuning period that saw one. In an unsaturated tick every scope's measurement is at most minus the fraction of idle
- * permits (each tick's inflight as a share of the limit it ran under, averaged over about three ticks): a node that is
- * nearly idle decays its ratios at the PID's full rate (about 0.7 s from 1 to 0), one that is nearly full only
- * gently, so a ratio that sheds a little too much on a small, bursty node eases off instead of collapsing. Backlog
- * signals (queue delay, follower lag) are evidence by themselves. A node whose latency rose without load — a noisy
- * neighbour, a slow disk, a read proxied to another node — keeps every permit it has and sheds nothing.
+ * <p>Saturation ({@link Saturation}): symptom signals (latency, error rate: {@link Signal#requiresSaturation()}) count
+ * only in a saturated tick, and so does Cinnamon's balance (with an empty queue it reads zero and would hold whatever
+ * ratio it had); the tuner lowers the limit only in a tuning period that saw one. In an unsaturated tick every
+ * scope's measurement is at most minus the idle share of the limit: a node that is nearly idle decays its ratios at
+ * the PID's full rate (about 0.7 s from 1 to 0), one that is nearly full only gently, so a ratio that sheds a little
+ * too much on a small, bursty node eases off instead of collapsing. Backlog signals (queue delay, follower lag) are
+ * evidence by themselves. A node whose latency rose without load — a noisy neighbour, a slow disk, a read proxied to
+ * another node — keeps every permit it has and sheds nothing.
  *
  * <p>Latency targets are learned unless configured ({@link LearnedTargets}): twice each op type's no-load p90, measured
  * at low inflight, or pinned there by a {@link BaselineProbe} when the node is never quiet on its own.
@@ -100,8 +96,6 @@ public final class ControlLoop {
    * the pin. The critical tiers' permits count their waiting requests under the same bound ({@link #criticalPermits}).
    */
   static final double KEEPING_UP = 1.1;
-  /** EWMA weight of each tick's inflight sample in the averages of inflight and of permits in use (about 3 ticks). */
-  static final double INFLIGHT_SMOOTHING = 0.3;
   /** Seconds over which the served concurrency keeps its highest value (BBR's bandwidth filter spans 10 RTTs). */
   static final int SERVED_WINDOW_SECONDS = 10;
   /**
@@ -118,8 +112,6 @@ public final class ControlLoop {
    * ({@link NodeQueue}): one keeps every worker fed through the gap between a completion and the next dispatch.
    */
   static final double NODE_QUEUE_PER_WORKER = 1.0;
-  /** How long after the last saturated tick the clients' cost caps still bind ({@link #costCapsBind}). */
-  static final long COST_CAP_HOLD_NANOS = 1_000_000_000L;
   private final Telemetry telemetry;
   private final InflightLimiter limiter;
   private final Dispatcher dispatcher;
@@ -154,24 +146,8 @@ public final class ControlLoop {
   private long lastRefusedAtLimit;
   private long lastCriticalRefused;
   private double meanServiceNanos;
-  /** The time of the last saturated tick; meaningful once {@link #costCapsBind} has been set. */
-  private long lastSaturatedNanos;
-  /**
-   * Whether the clients' cost caps bind: the node was saturated within the last {@link #COST_CAP_HOLD_NANOS}. A cost
-   * cap is a share of the node's work sized on its mean request, and a client whose requests cost more than the mean
-   * reaches it before its count cap: on a node of 99 reads of 0.1 ms to one write of 100 ms, a client of no class
-   * (share 2.0, limit 64) could hold one write, and was refused a second on an idle node. Where no request waits for
-   * a permit, a costly request takes none that another needs; the count caps still hold every client to its share.
-   */
-  private boolean costCapsBind;
   private final TuningPeriod period;
-  private double inflightAverage;
-  /**
-   * The share of the limit in use: each tick's inflight over the limit it ran under, averaged like {@link
-   * #inflightAverage}. A count averaged over ticks and divided by the current limit read the permits a limit had just
-   * given (a probe's pin of 2 restored to 8) as idle before any request could reach them.
-   */
-  private double inUseAverage;
+  private final Saturation saturation = new Saturation();
   /** Whether the op type the tuner last judged the latency by has a configured (not a learned) target. */
   private boolean worstTargetConfigured;
   private long ticks;
@@ -269,17 +245,10 @@ public final class ControlLoop {
     long refusedAtLimit = counters.rejected(Reason.INFLIGHT_LIMIT) + counters.wouldReject(Reason.INFLIGHT_LIMIT);
     long refusedAtLimitNow = refusedAtLimit - lastRefusedAtLimit;
     lastRefusedAtLimit = refusedAtLimit;
-    boolean saturatedNow = waiting > 0 || balance.queuedSince(queued) || refusedAtLimitNow > 0
-        || limiter.inflight() >= limitBefore;
-    if (saturatedNow) {
-      lastSaturatedNanos = now;
-    }
-    costCapsBind = (saturatedNow || costCapsBind) && now - lastSaturatedNanos < COST_CAP_HOLD_NANOS;
+    boolean saturatedNow = saturation.tick(waiting, balance.queuedSince(queued), refusedAtLimitNow,
+        limiter.inflight(), limitBefore, now);
     boolean wasPinned = probe.probing();
-    inflightAverage += INFLIGHT_SMOOTHING * (limiter.inflight() - inflightAverage);
-    inUseAverage += INFLIGHT_SMOOTHING
-        * (Math.min(1.0, limiter.inflight() / (double) Math.max(1, limitBefore)) - inUseAverage);
-    double idle = 1.0 - inUseAverage;
+    double idle = saturation.idleShare();
     latency.sample(telemetry.latency());
     long completions = latency.completions();
     // Low load: at most the inflight a probe would pin, nothing waiting.
@@ -385,7 +354,7 @@ public final class ControlLoop {
     RejectorSet set = rejectors;
     // The time a permit is held: the completions' mean, or by Little's law the inflight over the throughput when that
     // is longer (a node that has just started, with work piling up inside it, completes little yet).
-    double holdNanos = throughput > 0 ? Math.max(meanServiceNanos, inflightAverage / throughput * 1e9)
+    double holdNanos = throughput > 0 ? Math.max(meanServiceNanos, saturation.inflightAverage() / throughput * 1e9)
         : meanServiceNanos;
     long criticalRefused = criticalRefusedAtLimit(counters, s.lastReservedTier);
     limiter.setReserve(reserve.update(criticalArrivals, criticalRefused - lastCriticalRefused, dt, holdNanos));
@@ -489,7 +458,7 @@ public final class ControlLoop {
         settings.config.queuesInitialServiceTimeNanos, now);
     publishedReport = report;
     publisher.accept(new Policy(settings, rejectors.filters(), rejectors.cutPoints(), retry.drainNanos(),
-        retry.shedNanos(), serviceNanos, publishedFastestNanos, report, costCapsBind));
+        retry.shedNanos(), serviceNanos, publishedFastestNanos, report, saturation.costCapsBind()));
   }
 
   /**
@@ -627,7 +596,7 @@ public final class ControlLoop {
   private void republish() {
     publishedReport = publishedReport.withScopes(scopeViews(), signalViews());
     publisher.accept(new Policy(settings, rejectors.filters(), rejectors.cutPoints(), retry.drainNanos(),
-        retry.shedNanos(), publishedServiceNanos, publishedFastestNanos, publishedReport, costCapsBind));
+        retry.shedNanos(), publishedServiceNanos, publishedFastestNanos, publishedReport, saturation.costCapsBind()));
   }
 
   private static boolean rescope(MeasuredSignal signal, OpSet ops) {

@@ -39,7 +39,7 @@ public final class Policy {
   private final TickReport report;
   /**
    * Whether the clients' cost caps bind: the node was saturated within the last {@link
-   * ControlLoop#COST_CAP_HOLD_NANOS}. On a node with idle permits only the count caps do
+   * Saturation#COST_CAP_HOLD_NANOS}. On a node with idle permits only the count caps do
    * (docs/admission-core.md#fast-path).
    */
   public final boolean costCapsBind;
