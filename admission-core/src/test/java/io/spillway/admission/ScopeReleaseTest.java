@@ -44,6 +44,36 @@ class ScopeReleaseTest {
   }
 
   @Test
+  void aRatioOfZeroJustAfterAProbesHoldKeepsTheTierDwellWhileTheNodeIsOfferedMoreThanItCompletes() {
+    ScopeTicks ticks = new ScopeTicks();
+    ScopeRejector overloaded = ticks.newScope();
+    ScopeRejector overloadEnded = ticks.newScope();
+    overload(ticks, overloaded, overloadEnded);
+    int boundary = (overloaded.cut() / PER_TIER + 1) * PER_TIER;
+    for (int i = 0; i < 5; i++) { // a probe's pin and drain: ratios held, the limit not binding
+      ticks.advance();
+      ticks.updateHeld(overloaded, 1.0, false);
+      ticks.updateHeld(overloadEnded, 1.0, false);
+    }
+
+    // The first ticks after the hold: the restored limit leaves permits free, and the ratio falls to 0 (here by
+    // Little's ceiling); one node is still offered more than it completes, the other's overload has ended.
+    for (int i = 0; i < 2; i++) {
+      ticks.advance();
+      ticks.updateOfferedBeyondReach(overloaded, RELIEF, 0.0, false);
+      ticks.update(overloadEnded, RELIEF, 0.0, false);
+      assertThat(overloaded.ratio()).isZero();
+      assertThat(overloaded.cut()).as("%d00 ms after the hold, still offered beyond reach: the tier it was shedding"
+          + " admitted whole, the next ones still shed", i + 1).isEqualTo(boundary);
+      assertThat(overloadEnded.cut()).as("the overload over: released at once").isEqualTo(ScopeTicks.LEVELS);
+    }
+    ticks.advance();
+    ticks.updateOfferedBeyondReach(overloaded, RELIEF, 0.0, false);
+    assertThat(overloaded.cut()).as("300 ms without saturation: an idle node, released at once")
+        .isEqualTo(ScopeTicks.LEVELS);
+  }
+
+  @Test
   void aCeilingOfZeroOnASaturatedNodeReleasesThroughTheTierDwell() {
     ScopeTicks ticks = new ScopeTicks();
     ScopeRejector scope = ticks.newScope();

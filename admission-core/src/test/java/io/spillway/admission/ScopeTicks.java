@@ -34,11 +34,17 @@ final class ScopeTicks {
 
   /** Updates a scope in the current tick. */
   void update(ScopeRejector scope, double error, double ceiling, boolean saturated) {
-    update(scope, error, ceiling, saturated, false);
+    update(scope, error, ceiling, saturated, false, false);
   }
 
-  private void update(ScopeRejector scope, double error, double ceiling, boolean saturated, boolean holding) {
-    scope.update(error, distribution, PER_TIER, ceiling, saturated, holding, ALL_TIERS);
+  /** Updates a scope in the current tick, on a node offered more than it has shown it completes. */
+  void updateOfferedBeyondReach(ScopeRejector scope, double error, double ceiling, boolean saturated) {
+    update(scope, error, ceiling, saturated, false, true);
+  }
+
+  private void update(ScopeRejector scope, double error, double ceiling, boolean saturated, boolean holding,
+      boolean offeredBeyondReach) {
+    scope.update(error, distribution, PER_TIER, ceiling, saturated, holding, ALL_TIERS, offeredBeyondReach);
   }
 
   /** A tick with one scope. */
@@ -58,6 +64,6 @@ final class ScopeTicks {
    * probe's pin, or the drain of the queue it built).
    */
   void updateHeld(ScopeRejector scope, double ceiling, boolean saturated) {
-    update(scope, 0.0, ceiling, saturated, true);
+    update(scope, 0.0, ceiling, saturated, true, false);
   }
 }

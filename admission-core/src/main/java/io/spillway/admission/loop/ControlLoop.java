@@ -361,6 +361,8 @@ public final class ControlLoop {
     lastCriticalRefused = criticalRefused;
     distribution.roll();
     long arrivedTiers = distribution.arrivedGroups(s.cohortsPerTier);
+    // This tick's arrivals rather than the smoothed rate: the smoothed one still read an overload 0.4 s after it ended.
+    boolean offeredBeyondReach = balance.arrived() / dt > reach(now);
     double maxRatio = 0;
     for (ScopeRejector r : set.rejectors()) {
       double m = r.readSignals(saturatedNow, dt);
@@ -375,7 +377,7 @@ public final class ControlLoop {
       // is evidence the node's throughput cannot weigh.
       boolean bounded = r == set.all() && !(r.externalError() > 0);
       r.update(holdsRatios ? 0.0 : m, distribution, s.firstSheddableLevel, bounded ? bound : 1.0, saturatedNow, holding,
-          arrivedTiers);
+          arrivedTiers, offeredBeyondReach);
       maxRatio = Math.max(maxRatio, r.ratio());
     }
     s.cohortCache.advance(now);

@@ -54,6 +54,17 @@ public final class ScopeRejector {
    * out of a probe's hold after 300 ms of such ticks released a cut at t2 at once into a queue of 90 (row (e)).
    */
   static final long RELEASE_AFTER_UNSATURATED_NANOS = 300_000_000L;
+  /**
+   * How long after a baseline probe's hold a ratio of 0 on an unsaturated node does not release the cut at once while
+   * the node is offered more than it has shown it completes: the limit restored after the pin (2 → 7–8) leaves
+   * permits free for a tick or two, the idle permits bring a small ratio to 0, and a release at once then admitted t5
+   * in the second t3 was shed, every time a probe ended in an overload (the demo beside busy processes; each
+   * out-of-order second traced to such a release 100–200 ms after a hold). The cut moves through the tier dwell
+   * instead; the idle clock ({@link #RELEASE_AFTER_UNSATURATED_NANOS}) still releases a node that stays unsaturated.
+   * Gated on the arrivals: after an overload that has ended (5 × C falling to 0.1 × C), the same wait held the load
+   * that was left behind the dwell ({@code ProbeAfterOverloadScenarioTest}, K 20: 0.919 of C on one seed).
+   */
+  static final long AFTER_HOLD_NANOS = RELEASE_AFTER_UNSATURATED_NANOS;
   /** How far ahead an embedder's backlog signal is forecast ({@link BacklogForecast}). */
   static final double BACKLOG_HORIZON_SECONDS = 1.0;
   /**
@@ -81,6 +92,8 @@ public final class ScopeRejector {
   private boolean heldBack;
   /** When the node's ticks last turned unsaturated, or {@code Long.MIN_VALUE} while saturated or held for a probe. */
   private long unsaturatedSince = Long.MIN_VALUE;
+  /** The last tick held for a baseline probe, or {@code Long.MIN_VALUE} before the first. */
+  private long heldAt = Long.MIN_VALUE;
   private Signal[] signals = new Signal[0];
   /** The value of each signal as last read by {@link #readSignals}, NaN before or when the read threw. */
   private double[] lastValues = new double[0];
@@ -183,7 +196,7 @@ public final class ScopeRejector {
    * distribution, on a saturated node with nothing waiting. Control thread only.
    */
   public void update(double normalisedError, PriorityDistribution distribution, int firstSheddableLevel) {
-    update(normalisedError, distribution, firstSheddableLevel, 1.0, true, false, -1L);
+    update(normalisedError, distribution, firstSheddableLevel, 1.0, true, false, -1L, false);
   }
 
   /**
@@ -193,7 +206,8 @@ public final class ScopeRejector {
    * ({@link PidController#track}). The cut then keeps tier order
    * ({@link TierOrderGuard}), except that a node that has not been {@code saturated} for
    * {@link #RELEASE_AFTER_UNSATURATED_NANOS} (outside a probe's hold) releases shedding at once, and so does a scope
-   * whose PID asks for no shedding, or whose node is not saturated while its ceiling allows none. On a saturated
+   * whose PID asks for no shedding, or whose node is not saturated while its ceiling allows none (but not within
+   * {@link #AFTER_HOLD_NANOS} of a probe's hold on a node offered more than it has shown it completes). On a saturated
    * node a ceiling of 0 is Little's estimate of what the node completes at its limit, not evidence of room: on a node
    * that answers some requests fast (reads proxied to a leader) and the rest slowly, the estimate runs ahead of the
    * node, and releasing at once on it admitted t4 within the second t2 was shed (demo row (e)); the cut then follows
@@ -208,9 +222,11 @@ public final class ScopeRejector {
    *     not start the idle clock of a release at once (the control loop also passes a neutral error for them while
    *     the node is saturated, so that the ratios hold)
    * @param arrivedTiers bit t set when tier t had arrivals since the last tick
+   * @param offeredBeyondReach whether this tick's arrivals, shed ones included, exceed what the node has shown it
+   *     completes: for {@link #AFTER_HOLD_NANOS} after a hold, a ratio of 0 then does not release the cut at once
    */
   public void update(double normalisedError, PriorityDistribution distribution, int firstSheddableLevel, double ceiling,
-      boolean saturated, boolean holding, long arrivedTiers) {
+      boolean saturated, boolean holding, long arrivedTiers, boolean offeredBeyondReach) {
     double m = Double.isNaN(normalisedError) ? MIN_ERROR
         : Math.max(MIN_ERROR, Math.min(MAX_ERROR, normalisedError));
     if (!Double.isNaN(externalError) && !(normalisedError > Math.max(0.0, externalError))) {
@@ -249,8 +265,13 @@ public final class ScopeRejector {
     } else if (unsaturatedSince == Long.MIN_VALUE) {
       unsaturatedSince = now;
     }
+    if (holding) {
+      heldAt = now;
+    }
     boolean idle = unsaturatedSince != Long.MIN_VALUE && now - unsaturatedSince >= RELEASE_AFTER_UNSATURATED_NANOS;
-    boolean releaseAtOnce = wanted > cut && (idle || output == 0.0 || r == 0.0 && !saturated);
+    boolean afterHoldInOverload = offeredBeyondReach && heldAt != Long.MIN_VALUE && now - heldAt < AFTER_HOLD_NANOS;
+    boolean releaseAtOnce = wanted > cut
+        && (idle || !afterHoldInOverload && (output == 0.0 || r == 0.0 && !saturated));
     boolean guarded = !releaseAtOnce && ownSignalsOnly();
     int next = guarded ? guard.bound(wanted, levelsPerTier, now) : wanted;
     heldBack = next > wanted;
