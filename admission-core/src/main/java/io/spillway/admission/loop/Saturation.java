@@ -25,7 +25,6 @@ final class Saturation {
   /** How long after the last saturated tick the clients' cost caps still bind ({@link #costCapsBind}). */
   static final long COST_CAP_HOLD_NANOS = 1_000_000_000L;
 
-  private boolean saturated;
   /** The time of the last saturated tick; meaningful once {@link #costCapsBind} has been set. */
   private long lastSaturatedNanos;
   private boolean costCapsBind;
@@ -43,18 +42,13 @@ final class Saturation {
    * @return whether this tick is saturated
    */
   boolean tick(int waiting, boolean queuedSinceLastTick, long refusedAtLimit, int inflight, int limit, long now) {
-    saturated = waiting > 0 || queuedSinceLastTick || refusedAtLimit > 0 || inflight >= limit;
+    boolean saturated = waiting > 0 || queuedSinceLastTick || refusedAtLimit > 0 || inflight >= limit;
     if (saturated) {
       lastSaturatedNanos = now;
     }
     costCapsBind = (saturated || costCapsBind) && now - lastSaturatedNanos < COST_CAP_HOLD_NANOS;
     inflightAverage += INFLIGHT_SMOOTHING * (inflight - inflightAverage);
     inUseAverage += INFLIGHT_SMOOTHING * (Math.min(1.0, inflight / (double) Math.max(1, limit)) - inUseAverage);
-    return saturated;
-  }
-
-  /** Whether the last tick was saturated. */
-  boolean saturated() {
     return saturated;
   }
 
