@@ -195,6 +195,8 @@ public final class ControlLoop {
     }
     meanServiceNanos = sum / config.queuesInitialServiceTimeNanos.length;
     rebuildRejectors(config);
+    // Up to the initial limit again, never past limit.max.
+    limiter.openStartRoom(Math.min(config.limitInitial, config.limitMax - config.limitInitial));
     publish(false, 0.0, 0.0, config.queuesInitialServiceTimeNanos.clone(), ticker.read());
   }
 
@@ -357,7 +359,14 @@ public final class ControlLoop {
     double holdNanos = throughput > 0 ? Math.max(meanServiceNanos, saturation.inflightAverage() / throughput * 1e9)
         : meanServiceNanos;
     long criticalRefused = criticalRefusedAtLimit(counters, s.lastReservedTier);
-    limiter.setReserve(reserve.update(criticalArrivals, criticalRefused - lastCriticalRefused, dt, holdNanos));
+    // A request taken from the start room is one the limit refused: evidence of critical callers that cannot wait.
+    int fromStartRoom = ticks == 0 ? limiter.closeStartRoom() : 0;
+    if (fromStartRoom > 0) {
+      // The tick ran past the limit: its latencies do not judge the limit.
+      period.reset();
+    }
+    limiter.setReserve(reserve.update(criticalArrivals, criticalRefused - lastCriticalRefused + fromStartRoom, dt,
+        holdNanos));
     lastCriticalRefused = criticalRefused;
     distribution.roll();
     long arrivedTiers = distribution.arrivedGroups(s.cohortsPerTier);

@@ -118,14 +118,15 @@ public final class AdmissionPath {
       }
       wouldReject(p, Reason.SHED_TIER, t, op, client, nowNanos);
     }
-    if (!limiter.tryAcquire(t <= s.lastReservedTier)) {
+    boolean reserved = t <= s.lastReservedTier;
+    if (!limiter.tryAcquire(reserved)) {
       if (s.dryRun) {
         wouldReject(p, Reason.INFLIGHT_LIMIT, t, op, client, nowNanos);
         limiter.forceAcquire();
       } else if (queueable) {
         telemetry.levels.passedOn(t, cohort);
         return QUEUE;
-      } else {
+      } else if (!(reserved && limiter.tryAcquireFromStartRoom())) {
         return refuse(p, Reason.INFLIGHT_LIMIT, t, cohort, op, client, units, nowNanos);
       }
     }

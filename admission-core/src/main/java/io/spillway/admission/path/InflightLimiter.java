@@ -26,6 +26,12 @@ import java.lang.invoke.VarHandle;
  * for all of it (the demo's t1 p99 of 545 ms in the second of its first probe). The extra never shows in
  * {@link #limit()}, which stays the limit the tuner and the probe set.
  *
+ * <p>Until the control loop first sizes the reserve, a synchronous critical request the limit refuses may take a
+ * permit past it from a {@linkplain #openStartRoom start room}: the loop sizes the reserve to the critical demand it
+ * has measured, and a node started into an overload has measured none in its first tick, where its synchronous
+ * critical callers met only the least reserve (at 6 × C in simulation, 40–79 of the first tick's ~330 T0 and T1
+ * requests were refused). Only on the refusal path: the fast path does not read it.
+ *
  * <p>Lowering the limit below the current inflight count revokes nothing; further acquires fail until enough
  * releases bring inflight below the new limit. Release is not idempotent here: {@link PermitTable} guarantees
  * that each permit is released at most once.
@@ -37,10 +43,12 @@ public final class InflightLimiter {
   static final int MIN_RESERVE_SHIFT = 3;
 
   private static final VarHandle STATE;
+  private static final VarHandle START_ROOM_TAKEN;
 
   static {
     try {
       STATE = MethodHandles.lookup().findVarHandle(InflightLimiter.class, "state", long.class);
+      START_ROOM_TAKEN = MethodHandles.lookup().findVarHandle(InflightLimiter.class, "startRoomTaken", int.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -54,6 +62,10 @@ public final class InflightLimiter {
   private volatile int reserve;
   /** Permits the critical tiers may take past the limit while a probe drains, set by the control loop; usually 0. */
   private volatile int criticalExtra;
+  /** Permits a refused synchronous critical request may take past the limit until the first tick; then 0. */
+  private volatile int startRoom;
+  /** Permits taken from the start room since it opened. */
+  private volatile int startRoomTaken;
 
   public InflightLimiter(int initialLimit) {
     if (initialLimit < 1) {
@@ -110,6 +122,49 @@ public final class InflightLimiter {
       throw new IllegalArgumentException("critical extra must be >= 0, was " + permits);
     }
     criticalExtra = permits;
+  }
+
+  /**
+   * Opens the start room: until {@link #closeStartRoom}, {@link #tryAcquireFromStartRoom} may take up to
+   * {@code permits} past the limit (>= 0).
+   */
+  public void openStartRoom(int permits) {
+    if (permits < 0) {
+      throw new IllegalArgumentException("start room must be >= 0, was " + permits);
+    }
+    startRoomTaken = 0;
+    startRoom = permits;
+  }
+
+  /**
+   * For a synchronous critical request {@link #tryAcquire(boolean)} refused: takes a permit past the limit if the
+   * start room is open and not used up. Lock-free, allocation-free.
+   */
+  public boolean tryAcquireFromStartRoom() {
+    int room = startRoom;
+    for (;;) {
+      long s = state;
+      int inflight = (int) (s & INFLIGHT_MASK);
+      int pastLimit = inflight - (int) (s >>> 32);
+      if (room == 0 || pastLimit >= room) {
+        return false;
+      }
+      if (STATE.compareAndSet(this, s, s + 1)) {
+        if (inflight + 1 > peak) {
+          peak = inflight + 1;
+        }
+        if (pastLimit >= 0) { // not a permit freed since the refusal
+          START_ROOM_TAKEN.getAndAdd(this, 1);
+        }
+        return true;
+      }
+    }
+  }
+
+  /** Closes the start room and returns how many permits were taken from it (0 if it was never opened). */
+  public int closeStartRoom() {
+    startRoom = 0;
+    return (int) START_ROOM_TAKEN.getAndSet(this, 0);
   }
 
   /** Takes a permit regardless of the limit (dry-run mode only: the request is admitted anyway). */

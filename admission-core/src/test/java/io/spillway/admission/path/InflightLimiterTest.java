@@ -63,6 +63,36 @@ class InflightLimiterTest {
   }
 
   @Test
+  void theStartRoomTakesPermitsPastTheLimitUntilItClosesAndCountsThem() {
+    InflightLimiter limiter = new InflightLimiter(4);
+    for (int i = 0; i < 4; i++) {
+      assertThat(limiter.tryAcquire(true)).isTrue();
+    }
+    assertThat(limiter.tryAcquireFromStartRoom()).as("never opened").isFalse();
+    limiter.openStartRoom(2);
+    assertThat(limiter.tryAcquire(true)).as("the fast path still sees the limit").isFalse();
+    assertThat(limiter.tryAcquireFromStartRoom()).isTrue();
+    assertThat(limiter.tryAcquireFromStartRoom()).isTrue();
+    assertThat(limiter.tryAcquireFromStartRoom()).as("the room used up").isFalse();
+    assertThat(limiter.inflight()).isEqualTo(6);
+    assertThat(limiter.takePeak()).as("the room's permits count in the peak").isEqualTo(6);
+    limiter.release();
+    assertThat(limiter.tryAcquireFromStartRoom()).as("a permit back in the room").isTrue();
+    assertThat(limiter.closeStartRoom()).as("taken since it opened").isEqualTo(3);
+    limiter.release();
+    limiter.release();
+    limiter.release();
+    assertThat(limiter.tryAcquireFromStartRoom()).as("closed, with 3 of 4 in flight").isFalse();
+    assertThat(limiter.closeStartRoom()).as("counted once").isZero();
+  }
+
+  @Test
+  void aNegativeStartRoomIsRefusedByName() {
+    assertThatThrownBy(() -> new InflightLimiter(8).openStartRoom(-1))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("start room").hasMessageContaining("-1");
+  }
+
+  @Test
   void aNegativeExtraIsRefusedByName() {
     assertThatThrownBy(() -> new InflightLimiter(8).setCriticalExtra(-1))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("critical extra").hasMessageContaining("-1");

@@ -50,13 +50,15 @@ public final class EngineKeys {
 
   public static final Key<Integer> LIMIT_INITIAL = integer("limit.initial", "requests",
       Range.of(inclKey("limit.min"), inclKey("limit.max")), 64,
-      "Inflight limit at start and after a restart; the tuner moves it from there.",
+      "Inflight limit at start and after a restart; the tuner moves it from there. Until the first tick, a "
+          + "synchronous T0/T1 request it refuses may take up to as many again past it, within limit.max.",
       EngineConfig.Builder::limitInitial, EngineConfig::limitInitial);
   public static final Key<Integer> LIMIT_MIN = integer("limit.min", "requests", Range.atLeast(incl(1)), 4,
       "Floor of the tuned inflight limit (Cinnamon: the CPU core count).",
       EngineConfig.Builder::limitMin, EngineConfig::limitMin);
   public static final Key<Integer> LIMIT_MAX = integer("limit.max", "requests",
-      Range.of(inclKey("limit.min"), incl(1 << 20)), 4096, "Ceiling of the tuned inflight limit.",
+      Range.of(inclKey("limit.min"), incl(1 << 20)), 4096,
+      "Ceiling of the tuned inflight limit, and of the critical tiers' start room past limit.initial.",
       EngineConfig.Builder::limitMax, EngineConfig::limitMax);
   public static final Key<Boolean> LIMIT_CRITICAL_FIRST = add("limit.critical-first", ValueType.BOOLEAN,
       Boolean.class, "-", Range.note("true or false"), false,
