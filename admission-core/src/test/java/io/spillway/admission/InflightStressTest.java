@@ -85,6 +85,38 @@ class InflightStressTest {
     }
   }
 
+  @Test
+  void theStartRoomNeverTakesMoreThanItsPermitsPastTheLimitAndCountsEachOnce() throws Exception {
+    InflightLimiter limiter = new InflightLimiter(4);
+    limiter.openStartRoom(3);
+    AtomicInteger shadow = new AtomicInteger();
+    AtomicInteger maxSeen = new AtomicInteger();
+    AtomicInteger pastLimit = new AtomicInteger();
+    runAll(index -> {
+      for (int i = 0; i < 20_000; i++) {
+        int held = 0;
+        while (limiter.tryAcquire(true)) {
+          held++;
+          maxSeen.accumulateAndGet(shadow.incrementAndGet(), Math::max);
+        }
+        while (limiter.tryAcquireFromStartRoom()) {
+          held++;
+          maxSeen.accumulateAndGet(shadow.incrementAndGet(), Math::max);
+          pastLimit.incrementAndGet();
+        }
+        for (; held > 0; held--) {
+          shadow.decrementAndGet();
+          limiter.release();
+        }
+      }
+    });
+    assertThat(maxSeen.get()).as("the limit and the room").isBetween(5, 7);
+    int counted = limiter.closeStartRoom();
+    assertThat(counted).as("the room's permits taken past the limit, not permits freed meanwhile")
+        .isPositive().isLessThanOrEqualTo(pastLimit.get());
+    assertThat(limiter.inflight()).isZero();
+  }
+
   /** Takes permits until refused, counting the permits all threads hold together, then releases them. */
   private static void takeAllThenRelease(InflightLimiter limiter, AtomicInteger shadow, AtomicInteger maxSeen) {
     int held = 0;
