@@ -19,14 +19,29 @@ package io.spillway.admission.control;
  * sized reserve on every async node too, goodput at 6 × C fell below 0.9 × C in simulation: the critical tiers'
  * headroom stood idle while the batch tiers waited.
  *
+ * <p>The headroom follows the refusals it lets through. Erlang B takes holding times independent of each other; in a
+ * node that runs its work first come, first served they rise together whenever its queue does (a cluster of slow
+ * scans), so the critical concurrency is burstier than a Poisson count and β = 3 refused 0.1–0.16 % of synchronous
+ * T0 and T1 at 6 × C in simulation, with the reserve sized. So β starts at {@link #BETA} and rises by
+ * {@link #HEADROOM_STEP} in each tick in which a critical request was refused at the limit although the reserve was
+ * sized, up to {@link #MAX_BETA}, and falls back by {@link #HEADROOM_DECAY_PER_SECOND}: an integral controller on the
+ * refusals, as an AIMD window is on losses (Jacobson, "Congestion Avoidance and Control", SIGCOMM 1988). It settles
+ * where about one tick in twenty refuses.
+ *
  * <p>The arrival rate is an EWMA over about three ticks ({@link #SMOOTHING}). The limiter clamps the result (at least
  * an eighth of the limit for the critical tiers, and at least an eighth for everyone else). Not thread-safe: the
  * control thread owns it.
  */
 public final class CriticalReserve {
 
-  /** Standard deviations of headroom above the mean critical concurrency. */
+  /** Standard deviations of headroom above the mean critical concurrency, at the least. */
   public static final double BETA = 3.0;
+  /** The most standard deviations of headroom the refusals can raise it to. */
+  public static final double MAX_BETA = 6.0;
+  /** How much a tick with a critical refusal under a sized reserve raises the headroom. */
+  public static final double HEADROOM_STEP = 0.1;
+  /** How fast the headroom falls back towards {@link #BETA}, per second. */
+  public static final double HEADROOM_DECAY_PER_SECOND = 0.05;
   /** EWMA weight of each tick's arrival rate. */
   public static final double SMOOTHING = 0.3;
   /** How long the reserve stays sized after the last critical request refused at the limit. */
@@ -34,6 +49,8 @@ public final class CriticalReserve {
 
   private double ratePerSecond = Double.NaN;
   private double sinceRefusalSeconds = Double.POSITIVE_INFINITY;
+  private double beta = BETA;
+  private int reserve;
 
   /** The critical tiers' smoothed arrival rate per second; 0 before the first tick. */
   public double ratePerSecond() {
@@ -53,10 +70,19 @@ public final class CriticalReserve {
     double rate = arrivals / dtSeconds;
     ratePerSecond = Double.isNaN(ratePerSecond) ? rate : ratePerSecond + SMOOTHING * (rate - ratePerSecond);
     sinceRefusalSeconds = refused > 0 ? 0.0 : sinceRefusalSeconds + dtSeconds;
+    beta = refused > 0 && reserve > 0 ? Math.min(MAX_BETA, beta + HEADROOM_STEP)
+        : Math.max(BETA, beta - HEADROOM_DECAY_PER_SECOND * dtSeconds);
     if (!(sinceRefusalSeconds < HOLD_SECONDS) || !(meanHoldNanos > 0) || !(ratePerSecond > 0)) {
+      reserve = 0;
       return 0;
     }
     double load = ratePerSecond * meanHoldNanos * 1e-9;
-    return (int) Math.min(Integer.MAX_VALUE, Math.ceil(load + BETA * Math.sqrt(load) + 1));
+    reserve = (int) Math.min(Integer.MAX_VALUE, Math.ceil(load + beta * Math.sqrt(load) + 1));
+    return reserve;
+  }
+
+  /** The standard deviations of headroom in force: {@link #BETA}, raised by refusals under a sized reserve. */
+  public double headroom() {
+    return beta;
   }
 }

@@ -38,10 +38,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * loop had measured the critical demand. With the start room ({@code InflightLimiter#openStartRoom}: until the first
  * tick, a refused synchronous critical request may go past the limit): at least 0.9995 at 3×, asserted at the target,
  * and 0.998–1.000 at 6× (16 of 20 seeds meet 99.9 % in each shape), the rest INFLIGHT_LIMIT after the start, 0–0.16 %.
- * The sweep reports every seed against the target; at 6× the test asserts a
- * {@link #CRITICAL_FLOOR_6X regression floor}. The goodput's {@link #goodputFloor floors} hold the first tuning
- * period's start: with that period judged on the room's latencies, the limit missed its first slow start and 6×
- * goodput read down to 0.906 × C.
+ * With the reserve's headroom raised by the refusals it lets through ({@code CriticalReserve#headroom}): 0.999–1.000
+ * at 6×, every seed but one (all sync, seed 14) at 99.9 %; the critical-sync shape asserts the target, the all-sync
+ * one a {@link #CRITICAL_FLOOR_6X regression floor}. The goodput's {@link #goodputFloor floors} hold the first
+ * tuning period's start: with that period judged on the room's latencies, the limit missed its first slow start and
+ * 6× goodput read down to 0.906 × C.
  *
  * <p>Ablation twin: the rejector off (kp = ki = 0), every caller synchronous. The reserve still keeps T0 + T1, but
  * the batch tiers meet the limit alike (T2 and T5 both about 24 % at 3×, 4 % at 6×): the twin must miss the tier
@@ -64,21 +65,21 @@ class SyncCallerOverloadScenarioTest {
   private static final double BATCH_ORDER = 0.5;
 
   /**
-   * The regression floor for T0 + T1 success over the whole run at 6× — not the target, which 3× meets on every seed.
-   * Measured over seeds 1–20: 0.998–1.000 (both shapes); the floor is the lowest seed minus half the range, rounded
-   * down to 0.001 (the rule is in {@link Sweep.Case#regressionFloor}).
+   * The regression floor for T0 + T1 success over the whole run, all sync at 6× — not the target, which every other
+   * case meets on every seed. Measured over seeds 1–20: 0.999–1.000; the floor is the lowest seed minus half the
+   * range, rounded down to 0.001 (the rule is in {@link Sweep.Case#regressionFloor}).
    */
-  static final double CRITICAL_FLOOR_6X = 0.996;
+  static final double CRITICAL_FLOOR_6X = 0.997;
 
   /**
    * The regression floor for goodput after 2 s, over seeds 1–20 (the lowest seed minus half the range, rounded down
-   * to 0.01): all sync 0.990–1.001 at 3×, 0.959–0.992 at 6×; critical sync 0.984–0.997 and 0.942–0.971.
+   * to 0.01): all sync 0.990–1.002 at 3×, 0.957–0.998 at 6×; critical sync 0.984–0.997 and 0.937–0.971.
    */
   static double goodputFloor(Shape shape, double multiple) {
     if (shape == Shape.ALL_SYNC) {
-      return multiple < 4 ? 0.98 : 0.94;
+      return multiple < 4 ? 0.98 : 0.93;
     }
-    return multiple < 4 ? 0.97 : 0.92;
+    return multiple < 4 ? 0.97 : 0.91;
   }
 
   static Stream<Arguments> headline() {
@@ -114,7 +115,7 @@ class SyncCallerOverloadScenarioTest {
     c.atLeast("goodput/C", goodput, 0.90)
         .regressionFloor("goodput/C", goodput, goodputFloor(shape, multiple))
         .atMost("T0 shed", sim.count(Reason.SHED_TIER.ordinal(), 0, END, null, Tier.T0, Tier.T0), 0);
-    if (multiple < 4) {
+    if (multiple < 4 || shape == Shape.CRITICAL_SYNC) {
       c.atLeast("T0+T1 success", critical, CRITICAL_TARGET);
     } else {
       c.targetAtLeast("T0+T1 success", critical, CRITICAL_TARGET)
