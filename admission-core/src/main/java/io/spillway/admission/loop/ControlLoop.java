@@ -297,8 +297,9 @@ public final class ControlLoop {
     servedConcurrency = served.max(targets.noLoadNanos(), now);
     long criticalArrivals = telemetry.levels.feed(distribution, s.cohortsPerTier, s.lastReservedTier);
     double criticalPermits = criticalPermits(criticalArrivals, s.lastReservedTier, dt, now);
+    double criticalPin = targets.anyKnown() ? criticalPermits : CriticalPermits.withHeadroom(criticalPermits);
     int pin = probe.confirmingPin(
-        Math.max(ProbePin.pinFor(c.limitMin, tuner.limit()), (int) Math.min(tuner.limit(), criticalPermits)));
+        Math.max(ProbePin.pinFor(c.limitMin, tuner.limit()), (int) Math.min(tuner.limit(), criticalPin)));
     // NaN rates (no arrivals or no full second yet) are no evidence of a load within the node's reach.
     boolean aboveTarget = tuner.lastLatencyRatio() > 1.0
         && (!worstTargetConfigured || ceiling.arrivalRate() <= reach(now));

@@ -1,5 +1,7 @@
 package io.spillway.admission.loop;
 
+import io.spillway.admission.control.CriticalReserve;
+
 /**
  * The permits the critical tiers need, by Little's law (J. D. C. Little, "A Proof for the Queuing Formula: L = λW",
  * 1961): their arrival rate times the no-load latency of this tick's completions, plus one; 0 without arrivals or
@@ -23,6 +25,14 @@ package io.spillway.admission.loop;
  * start, which is how it learns one), the op types count at their configured initial service times, the one prior
  * the engine has: in the plant matrix, 200 workers at 20 ms and C from the start, the first probe pinned 8 permits
  * against the 25 the critical tiers' 1,200 reads a second need, and T1 met 245 queue timeouts in 300 ms.
+ *
+ * <p>That first probe pins {@linkplain #withHeadroom the need plus square-root staffing's headroom}: its need rests
+ * on that prior alone, and a pin of exactly the need queues the critical tiers at a utilisation near 1 for the
+ * probe's length (Halfin &amp; Whitt, 1981: {@code R + β√R} servers keep the wait probability bounded as R grows).
+ * In the plant matrix's 20 workers at 200 ms, 5 × C from a cold start, a first probe pinned at 13 for 12 permits'
+ * worth of T0 and T1 let 32 of the 74 of its second time out in their queue. Later probes pin the need alone: a
+ * learned baseline is the probe's measurement, and a larger pin puts the queue of the pin into it (two workers at
+ * 5 × C learned 4.2 × their no-load p90 with the headroom on every probe).
  */
 final class CriticalPermits {
 
@@ -57,5 +67,13 @@ final class CriticalPermits {
     double rate = withinReach ? arrivingPerSecond + waiting / dtSeconds : arrivingPerSecond;
     double criticalLoad = counted > 0 ? rate * weighted / counted * 1e-9 : 0.0;
     return criticalLoad > 0 ? Math.ceil(criticalLoad + 1.0) : 0.0;
+  }
+
+  /**
+   * The permits {@code permits} (as {@link #permits} returns them: the load plus one) with square-root staffing's
+   * headroom of {@link CriticalReserve#BETA} standard deviations of the load; 0 stays 0.
+   */
+  static double withHeadroom(double permits) {
+    return permits > 1 ? Math.ceil(permits + CriticalReserve.BETA * Math.sqrt(permits - 1)) : permits;
   }
 }

@@ -74,6 +74,16 @@ final class LearnedTargets {
     return !Double.isNaN(baselines[op].nanos());
   }
 
+  /** Whether any op type has a learned no-load latency yet. */
+  boolean anyKnown() {
+    for (int i = 0; i < baselines.length; i++) {
+      if (known(i)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The op type's latency target: the configured one, or the learned one (NaN before any low-load sample). */
   double targetNanos(EngineParams c, int op) {
     long configured = c.queuesLatencyTargetNanos[op];

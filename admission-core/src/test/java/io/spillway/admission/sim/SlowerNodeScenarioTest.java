@@ -93,9 +93,15 @@ class SlowerNodeScenarioTest {
    * (0.727) → 0.905 (0.807); FITTED K 600 0.937 (0.770) → 0.986 (0.875). T0 + T1 at 0.995 and 1.000 at the lowest
    * either way. Asserted: the 0.95 threshold on the mean where it is met, a regression floor between the two on
    * DEFAULTS K 600; with the pin capped at the tuned limit all three fail.
+   *
+   * <p>DEFAULTS K 200 since the first probe's pin holds square-root staffing's headroom for the critical tiers
+   * ({@code CriticalPermits#withHeadroom}, 2026-12-07): 0.948 (0.828) on seeds 1–20 and 0.936 (0.840) on seeds 21–40,
+   * against 0.961 (0.871) and 0.945 (0.817) before; the 0.95 on the mean held on seeds 1–20 only. Asserted: a
+   * regression floor, the mean 0.94 and the lowest seed 0.82. Over the same 40 seeds the other cases of this class
+   * read as before or higher (DEFAULTS K 600 0.887 → 0.907, its lowest 0.540 → 0.829).
    */
   @ParameterizedTest(name = "{0}, S 200 ms, C {1}/s")
-  @CsvSource({"DEFAULTS, 1000, 0.95, 0.83", "DEFAULTS, 3000, 0.89, 0.78", "FITTED, 3000, 0.95, 0.85"})
+  @CsvSource({"DEFAULTS, 1000, 0.94, 0.82", "DEFAULTS, 3000, 0.89, 0.78", "FITTED, 3000, 0.95, 0.85"})
   void theProbesPinFollowsTheLoadPastTheTunedLimit(PlantRun.Config config, double capacity, double meanFloor,
       double seedFloor) {
     slowPhaseGoodputAtLeast(new Plant(200_000_000L, capacity), config, meanFloor, seedFloor);
