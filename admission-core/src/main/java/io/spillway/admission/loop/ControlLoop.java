@@ -297,6 +297,8 @@ public final class ControlLoop {
     servedConcurrency = served.max(targets.noLoadNanos(), now);
     long criticalArrivals = telemetry.levels.feed(distribution, s.cohortsPerTier, s.lastReservedTier);
     double criticalPermits = criticalPermits(criticalArrivals, s.lastReservedTier, dt, now);
+    // Before any op type has a baseline (the first probe of a node saturated from its start), the critical term rests
+    // on the initial service times alone: the pin holds square-root staffing's headroom over it (CriticalPermits).
     double criticalPin = targets.anyKnown() ? criticalPermits : CriticalPermits.withHeadroom(criticalPermits);
     int pin = probe.confirmingPin(
         Math.max(ProbePin.pinFor(c.limitMin, tuner.limit()), (int) Math.min(tuner.limit(), criticalPin)));
