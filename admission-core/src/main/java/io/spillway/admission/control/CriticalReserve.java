@@ -50,7 +50,8 @@ public final class CriticalReserve {
   private double ratePerSecond = Double.NaN;
   private double sinceRefusalSeconds = Double.POSITIVE_INFINITY;
   private double beta = BETA;
-  private int reserve;
+  /** Whether the last tick returned a sized reserve. */
+  private boolean sized;
 
   /** The critical tiers' smoothed arrival rate per second; 0 before the first tick. */
   public double ratePerSecond() {
@@ -70,15 +71,18 @@ public final class CriticalReserve {
     double rate = arrivals / dtSeconds;
     ratePerSecond = Double.isNaN(ratePerSecond) ? rate : ratePerSecond + SMOOTHING * (rate - ratePerSecond);
     sinceRefusalSeconds = refused > 0 ? 0.0 : sinceRefusalSeconds + dtSeconds;
-    beta = refused > 0 && reserve > 0 ? Math.min(MAX_BETA, beta + HEADROOM_STEP)
+    beta = refused > 0 && sized ? Math.min(MAX_BETA, beta + HEADROOM_STEP)
         : Math.max(BETA, beta - HEADROOM_DECAY_PER_SECOND * dtSeconds);
-    if (!(sinceRefusalSeconds < HOLD_SECONDS) || !(meanHoldNanos > 0) || !(ratePerSecond > 0)) {
-      reserve = 0;
-      return 0;
-    }
-    double load = ratePerSecond * meanHoldNanos * 1e-9;
-    reserve = (int) Math.min(Integer.MAX_VALUE, Math.ceil(load + beta * Math.sqrt(load) + 1));
-    return reserve;
+    sized = sinceRefusalSeconds < HOLD_SECONDS && meanHoldNanos > 0 && ratePerSecond > 0;
+    return sized ? squareRootStaffing(ratePerSecond * meanHoldNanos * 1e-9, beta) : 0;
+  }
+
+  /**
+   * Square-root staffing: the permits that {@code load} permits' worth of work needs with {@code beta} standard
+   * deviations of headroom, {@code ceil(load + beta × √load + 1)}.
+   */
+  public static int squareRootStaffing(double load, double beta) {
+    return (int) Math.min(Integer.MAX_VALUE, Math.ceil(load + beta * Math.sqrt(load) + 1));
   }
 
   /** The standard deviations of headroom in force: {@link #BETA}, raised by refusals under a sized reserve. */

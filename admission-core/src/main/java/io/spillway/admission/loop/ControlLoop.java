@@ -362,8 +362,9 @@ public final class ControlLoop {
     double holdNanos = throughput > 0 ? Math.max(meanServiceNanos, saturation.inflightAverage() / throughput * 1e9)
         : meanServiceNanos;
     long criticalRefused = criticalRefusedAtLimit(counters, s.lastReservedTier);
-    // A request taken from the start room is one the limit refused: evidence of critical callers that cannot wait.
-    int fromStartRoom = ticks == 0 ? limiter.closeStartRoom() : 0;
+    // The first tick closes the start room. A request taken from it is one the limit refused: evidence of critical
+    // callers that cannot wait.
+    int fromStartRoom = limiter.closeStartRoom();
     if (fromStartRoom > 0) {
       // The tick ran past the limit: its latencies do not judge the limit.
       period.reset();

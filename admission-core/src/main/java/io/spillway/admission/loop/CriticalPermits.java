@@ -74,6 +74,6 @@ final class CriticalPermits {
    * headroom of {@link CriticalReserve#BETA} standard deviations of the load; 0 stays 0.
    */
   static double withHeadroom(double permits) {
-    return permits > 1 ? Math.ceil(permits + CriticalReserve.BETA * Math.sqrt(permits - 1)) : permits;
+    return permits > 1 ? CriticalReserve.squareRootStaffing(permits - 1, CriticalReserve.BETA) : permits;
   }
 }
