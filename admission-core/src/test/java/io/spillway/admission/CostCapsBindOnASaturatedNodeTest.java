@@ -90,11 +90,20 @@ class CostCapsBindOnASaturatedNodeTest {
     }
   }
 
-  /** One tick that finds every permit in use (reads held across it, then completed). */
+  /**
+   * One tick in which requests found every permit taken while the node completed as many as usual: a saturated node,
+   * not a stalled one (a tick that completes almost nothing widens the caps, {@code StalledNodeWidensClientCapsTest}).
+   */
   private void saturate() {
     List<Long> held = new ArrayList<>();
-    for (int i = 0; i < LIMIT; i++) {
+    for (int i = 0; i < LIMIT - 1; i++) {
       held.add(engine.tryAcquire(OpType.READ, Tier.T1, readers));
+    }
+    for (int i = 0; i < 100; i++) {
+      long last = engine.tryAcquire(OpType.READ, Tier.T1, readers);
+      assertThat(Decisions.isAdmitted(last)).isTrue();
+      assertThat(Decisions.reason(engine.tryAcquire(OpType.READ, Tier.T2, readers))).isEqualTo(Reason.INFLIGHT_LIMIT);
+      engine.release(last, Outcome.SUCCESS, READ_NANOS);
     }
     clock.advanceNanos(100 * MS);
     engine.tick();

@@ -148,6 +148,7 @@ public final class ControlLoop {
   private double meanServiceNanos;
   private final TuningPeriod period;
   private final Saturation saturation = new Saturation();
+  private final StallStretch stall = new StallStretch();
   /** Whether the op type the tuner last judged the latency by has a configured (not a learned) target. */
   private boolean worstTargetConfigured;
   private long ticks;
@@ -330,7 +331,12 @@ public final class ControlLoop {
           c.limitMin, now);
     }
     long[] serviceNanos = telemetry.serviceTimes.snapshot();
-    API.updateCaps(registry, limit, meanChargeUnits(serviceNanos), costliestChargeUnits(serviceNanos));
+    // The clients' caps are shares of the limit, widened while the node stalls: every request is then held longer and
+    // every client's outstanding count grows with it at an unchanged rate (StallStretch). A probe's pin is the
+    // engine's own doing, not a stall.
+    double stretch = stall.update(completions, saturatedNow && !pinned);
+    int capBasis = (int) Math.min(Integer.MAX_VALUE, Math.round(limit * stretch));
+    API.updateCaps(registry, capBasis, meanChargeUnits(serviceNanos), costliestChargeUnits(serviceNanos));
     queues.adapt(c, latency, telemetry.serviceTimes);
 
     LatencySample waits = telemetry.queueWait().sample();

@@ -18,9 +18,14 @@ import org.junit.jupiter.api.Test;
  * <p>The critical requests queued through a stall wait for a permit up to their deadline ({@code Dispatcher#forTier}):
  * none is dropped {@code QUEUE_TIMEOUT}, where the reads' fitted timeout (about 4 × their p90) dropped 184–506 T1
  * requests a seed. T1 success, seeds 1–20: 0.881–0.964 (mean 0.922) with the rule, against 0.854–0.937 (mean
- * 0.885) with the fitted timeout, which fails both assertions. What it still loses is {@code CLIENT_LIMIT}: the
- * client's queued requests count against its cap (the same split as the demo's row (c) on the slower host; open
- * there too).
+ * 0.885) with the fitted timeout, which fails both assertions.
+ *
+ * <p>The clients' caps widen while the node stalls ({@code StallStretch}): the client's queued requests count against
+ * its cap (four times the limit), and a 300 ms stall at 240 requests a second queues 72 of them, so it met
+ * {@code CLIENT_LIMIT} 81–456 times a seed for the rest of each burst. With the caps widened by the stall's factor,
+ * T1 success reads 0.967–0.994 (mean 0.981), {@code CLIENT_LIMIT} 0–91 a seed; T3, served after T1, completes 5 %
+ * less (6,063 against 6,362 a seed on average). Asserted: every seed at 0.95, the mean at 0.975; without the
+ * stretch both fail. Seeds 21–40 pass both as well.
  */
 class StallingHostScenarioTest {
 
@@ -32,12 +37,16 @@ class StallingHostScenarioTest {
   void criticalRequestsQueuedThroughAStallWaitUpToTheirDeadline() {
     long[][] outcomes = Seeds.sweep().mapToObj(StallingHostScenarioTest::criticalOutcomes).toArray(long[][]::new);
     String perSeed = Arrays.deepToString(outcomes);
+    double sum = 0;
     for (long[] o : outcomes) {
       assertThat(o[2]).as("T1 dropped QUEUE_TIMEOUT, per seed of 1-%d (offered, ok, timed out): %s", Seeds.SWEEP,
           perSeed).isZero();
       assertThat((double) o[1] / o[0]).as("T1 success, per seed (offered, ok, timed out): %s", perSeed)
-          .isGreaterThanOrEqualTo(0.87);
+          .isGreaterThanOrEqualTo(0.95);
+      sum += (double) o[1] / o[0];
     }
+    assertThat(sum / outcomes.length).as("mean T1 success (offered, ok, timed out): %s", perSeed)
+        .isGreaterThanOrEqualTo(0.975);
   }
 
   /** T1 reads offered, succeeded and dropped {@code QUEUE_TIMEOUT} in seconds 2–19 of one seed's run. */
