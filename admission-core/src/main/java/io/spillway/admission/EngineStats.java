@@ -254,6 +254,15 @@ public final class EngineStats {
     return report().nodeWorking;
   }
 
+  /**
+   * The factor the clients' caps are widened by while the node stalls: a saturated tick that completed at most 1 / 2.5
+   * of the node's usual count widens them by the usual count over the tick's, at most 8, halving each tick after; 1
+   * otherwise (docs/admission-core.md, "Scorecard").
+   */
+  public double clientCapStretch() {
+    return report().clientCapStretch;
+  }
+
   /** Whether the last tick saw the node saturated (inflight near the limit, or requests waiting for a permit). */
   public boolean saturated() {
     return report().saturated;

@@ -34,8 +34,11 @@ class StalledNodeWidensClientCapsTest {
     usualTicks(30);
     submit(LIMIT);
     assertThat(engine.stats().inflight()).as("the client holds every permit").isEqualTo(LIMIT);
+    assertThat(engine.stats().clientCapStretch()).as("before the stall").isEqualTo(1.0);
     clock.advanceNanos(100 * MS);
     engine.tick(); // nothing completed in it: a stall
+    assertThat(engine.stats().clientCapStretch()).as("80 completions a tick as usual, none now: at most 8")
+        .isEqualTo(8.0);
     submit(20);
     assertThat(engine.stats().rejected(Reason.CLIENT_LIMIT)).as("refused its cap during the stall").isZero();
     assertThat(engine.stats().waiting()).as("queued for a permit instead").isEqualTo(20);
@@ -62,6 +65,7 @@ class StalledNodeWidensClientCapsTest {
     }
     assertThat(answers.tokens).as("all 16 served").hasSize(2 * LIMIT);
     usualTicks(4);
+    assertThat(engine.stats().clientCapStretch()).as("halved each tick since").isEqualTo(1.0);
     submit(LIMIT);
     submit(1);
     assertThat(engine.stats().rejected(Reason.CLIENT_LIMIT)).as("its ninth outstanding request").isEqualTo(1);

@@ -73,6 +73,9 @@ public final class EngineTrace {
           s.intervalP90Nanos(OpType.READ) / 1e6, s.latencyBaselineNanos(OpType.READ) / 1e6,
           s.p90Nanos(OpType.WRITE) / 1e6, s.latencyBaselineNanos(OpType.WRITE) / 1e6,
           s.probingBaseline() ? " PROBE" : s.saturated() ? " SAT" : ""));
+      if (s.clientCapStretch() > 1.0) {
+        b.append(String.format(Locale.ROOT, " STALL caps x%.1f", s.clientCapStretch()));
+      }
       final int levelsPerTier = Math.max(1, s.levels() / io.spillway.admission.Tier.values().length);
       for (EngineStats.ScopeView v : s.scopes()) {
         if (v.ratio() > 0 || v.cut() < s.levels()) {

@@ -472,8 +472,9 @@ public final class ControlLoop {
       timeouts[op.ordinal()] = queues.timeoutNanos(op);
     }
     TickReport report = new TickReport(ticks, saturatedNow, probe.probing(), throughput, errors01, servedConcurrency,
-        nodeQueue.waiting(), nodeQueue.working(), scopeViews(), signalViews(), latency.intervalSnapshot(),
-        latency.successesSnapshot(), latency.smoothedP90Snapshot(), targets.noLoadNanos().clone(), timeouts);
+        nodeQueue.waiting(), nodeQueue.working(), stall.stretch(), scopeViews(), signalViews(),
+        latency.intervalSnapshot(), latency.successesSnapshot(), latency.smoothedP90Snapshot(),
+        targets.noLoadNanos().clone(), timeouts);
     publishedServiceNanos = serviceNanos;
     publishedFastestNanos = recent.fastestNanos(serviceNanos, targets.noLoadNanos(),
         settings.config.queuesInitialServiceTimeNanos, now);

@@ -32,6 +32,8 @@ public final class TickReport {
   /** Requests waiting in the node's own queue, and at work, as the embedder's waits say ({@code NodeQueue}); NaN. */
   public final double nodeWaiting;
   public final double nodeWorking;
+  /** The factor the clients' caps are widened by while the node stalls ({@code StallStretch}); 1 otherwise. */
+  public final double clientCapStretch;
   public final List<ScopeView> scopes;
   public final List<SignalView> signals;
   /** Per op type, {@link #STATS} values each: the last interval's count, p50, p90, p99 and maximum, in ns. */
@@ -42,9 +44,9 @@ public final class TickReport {
   private final long[] queueTimeoutNanos;
 
   TickReport(long ticks, boolean saturated, boolean probing, double throughputPerSecond, double errorRate,
-      double servedConcurrency, double nodeWaiting, double nodeWorking, List<ScopeView> scopes,
-      List<SignalView> signals, long[] interval, long[] successes, double[] smoothedP90Nanos, double[] baselineNanos,
-      long[] queueTimeoutNanos) {
+      double servedConcurrency, double nodeWaiting, double nodeWorking, double clientCapStretch,
+      List<ScopeView> scopes, List<SignalView> signals, long[] interval, long[] successes, double[] smoothedP90Nanos,
+      double[] baselineNanos, long[] queueTimeoutNanos) {
     this.ticks = ticks;
     this.saturated = saturated;
     this.probing = probing;
@@ -53,6 +55,7 @@ public final class TickReport {
     this.servedConcurrency = servedConcurrency;
     this.nodeWaiting = nodeWaiting;
     this.nodeWorking = nodeWorking;
+    this.clientCapStretch = clientCapStretch;
     this.scopes = List.copyOf(scopes);
     this.signals = List.copyOf(signals);
     this.interval = interval;
@@ -65,7 +68,8 @@ public final class TickReport {
   /** This report with the scopes and signals replaced (a reconfiguration or a new signal between two ticks). */
   TickReport withScopes(List<ScopeView> newScopes, List<SignalView> newSignals) {
     return new TickReport(ticks, saturated, probing, throughputPerSecond, errorRate, servedConcurrency, nodeWaiting,
-        nodeWorking, newScopes, newSignals, interval, successes, smoothedP90Nanos, baselineNanos, queueTimeoutNanos);
+        nodeWorking, clientCapStretch, newScopes, newSignals, interval, successes, smoothedP90Nanos, baselineNanos,
+        queueTimeoutNanos);
   }
 
   /** Before the first tick: nothing measured. */
@@ -73,7 +77,7 @@ public final class TickReport {
     int ops = OpType.count();
     double[] unknown = new double[ops];
     Arrays.fill(unknown, Double.NaN);
-    return new TickReport(0, false, false, 0.0, 0.0, Double.NaN, Double.NaN, Double.NaN, List.of(), List.of(),
+    return new TickReport(0, false, false, 0.0, 0.0, Double.NaN, Double.NaN, Double.NaN, 1.0, List.of(), List.of(),
         new long[ops * STATS],
         new long[ops], unknown, unknown.clone(), c.queuesTimeoutNanos.clone());
   }

@@ -82,6 +82,8 @@ public final class MeterNames {
   public static final String NODE_QUEUE_WAITING = "spillway.node.queue.waiting";
   /** Requests holding a permit that the node works on, beside {@link #NODE_QUEUE_WAITING}. */
   public static final String NODE_QUEUE_WORKING = "spillway.node.queue.working";
+  /** The factor the clients' caps are widened by while the node stalls; 1 otherwise. */
+  public static final String CLIENT_CAP_STRETCH = "spillway.clients.cap.stretch";
   /** Error rate over the last tick. */
   public static final String ERROR_RATE = "spillway.error.rate";
   /** Signal value per signal and scope. */
@@ -148,6 +150,10 @@ public final class MeterNames {
               + " each one at work, the limit is lowered to twice the requests at work."),
       new Meter(NODE_QUEUE_WORKING, "gauge", "requests", List.of(),
           "Requests holding a permit that the node works on (service time less the reported wait, by Little's law)."),
+      new Meter(CLIENT_CAP_STRETCH, "gauge", "factor", List.of(),
+          "The factor every client class's caps are widened by while the node stalls (a saturated tick that completed"
+              + " at most 1 / 2.5 of its usual count: the usual over the tick's, at most 8, halving each tick after);"
+              + " 1 otherwise."),
       new Meter(ERROR_RATE, "gauge", "ratio", List.of(), "Errors / completions over the last tick."),
       new Meter(SIGNAL_VALUE, "gauge", "signal unit", List.of(TAG_SIGNAL, TAG_SCOPE),
           "Current value of each overload signal (built-in and embedder-supplied)."),

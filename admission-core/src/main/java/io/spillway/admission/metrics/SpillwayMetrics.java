@@ -219,6 +219,7 @@ public final class SpillwayMetrics implements MeterBinder {
     gauge(registry, MeterNames.SERVED_CONCURRENCY, EngineStats::servedConcurrency);
     gauge(registry, MeterNames.NODE_QUEUE_WAITING, EngineStats::nodeQueueWaiting);
     gauge(registry, MeterNames.NODE_QUEUE_WORKING, EngineStats::nodeQueueWorking);
+    gauge(registry, MeterNames.CLIENT_CAP_STRETCH, EngineStats::clientCapStretch);
     gauge(registry, MeterNames.ERROR_RATE, EngineStats::errorRate);
     gauge(registry, MeterNames.DRY_RUN, s -> s.dryRun() ? 1 : 0);
   }
