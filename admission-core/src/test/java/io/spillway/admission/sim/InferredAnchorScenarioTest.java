@@ -55,7 +55,7 @@ class InferredAnchorScenarioTest {
     Plant.Phase phase = Plant.Shape.STEP.phases.get(phaseIndex);
     double[] goodput = Arrays.stream(runs).mapToDouble(r -> r.goodput(phase)).toArray();
     assertThat(Arrays.stream(goodput).average().orElseThrow())
-        .as("mean goodput of phase %s over seeds 1-%d: %s", phase.name(), Seeds.SWEEP, Arrays.toString(goodput))
+        .as("mean goodput of phase %s over seeds %s: %s", phase.name(), Seeds.range(), Arrays.toString(goodput))
         .isGreaterThanOrEqualTo(floor);
   }
 }

@@ -26,7 +26,7 @@ class OneClientPerTierScenarioTest {
   @Test
   void oneClientPerTierKeepsTheGoodputOfManyClients() {
     List<Double> goodput = new ArrayList<>();
-    for (long seed = 1; seed <= Seeds.SWEEP; seed++) {
+    for (long seed = Seeds.FIRST; seed < Seeds.FIRST + Seeds.SWEEP; seed++) {
       Simulation sim = StandardNode.simulation(EngineConfig.defaults(), seed);
       StandardNode.load(sim, 3.0, 1, "svc", 0, END);
       sim.run(END);

@@ -22,7 +22,7 @@ class QueueTimeoutStepDownScenarioTest {
         .mapToDouble(seed -> PlantRun.run(plant, Plant.Shape.STUCK, PlantRun.Config.DEFAULTS, seed).criticalSuccess())
         .toArray();
     assertThat(Arrays.stream(critical).min().orElseThrow())
-        .as("T0 + T1 success per seed of 1-%d: %s", Seeds.SWEEP, Arrays.toString(critical))
+        .as("T0 + T1 success per seed of %s: %s", Seeds.range(), Arrays.toString(critical))
         .isEqualTo(1.0);
   }
 }

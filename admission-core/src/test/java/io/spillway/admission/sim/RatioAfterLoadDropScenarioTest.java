@@ -33,7 +33,7 @@ class RatioAfterLoadDropScenarioTest {
         .mapToDouble(seed -> PlantRun.run(plant, Plant.Shape.STUCK, config, seed).secondsToZeroRatio())
         .toArray();
     assertThat(Arrays.stream(seconds).filter(s -> s > PlantMatrixTest.ZERO_RATIO_TARGET).count())
-        .as("seeds of 1-%d whose ratio is above 0 later than %s s after the drop: %s", Seeds.SWEEP,
+        .as("seeds of %s whose ratio is above 0 later than %s s after the drop: %s", Seeds.range(),
             PlantMatrixTest.ZERO_RATIO_TARGET, Arrays.toString(seconds))
         .isLessThanOrEqualTo(MOST_SEEDS_OVER_A_SECOND);
   }

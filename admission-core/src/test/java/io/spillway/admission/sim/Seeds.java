@@ -15,20 +15,30 @@ public final class Seeds {
 
   /** Seeds per headline sweep. */
   public static final int SWEEP = 20;
+  /**
+   * The first seed of every sweep: 1, or the system property {@code spillway.seeds.from}, so that a sweep can be run
+   * on seeds its thresholds were not read from ({@code -Dspillway.seeds.from=21}: seeds 21–40).
+   */
+  public static final long FIRST = Long.getLong("spillway.seeds.from", 1L);
 
   private Seeds() {}
 
-  /** Seeds 1..{@link #SWEEP}. */
+  /** {@link #SWEEP} seeds from {@link #FIRST}. */
   public static LongStream sweep() {
     return sweep(SWEEP);
   }
 
-  /** Seeds 1..n. */
+  /** n seeds from {@link #FIRST}. */
   public static LongStream sweep(int n) {
-    return LongStream.rangeClosed(1, n);
+    return LongStream.range(FIRST, FIRST + n);
   }
 
-  /** Every case with seeds 1..n: arguments (case, seed), cases outermost. */
+  /** The headline sweep's seeds as text, e.g. "1-20". */
+  public static String range() {
+    return FIRST + "-" + (FIRST + SWEEP - 1);
+  }
+
+  /** Every case with n seeds from {@link #FIRST}: arguments (case, seed), cases outermost. */
   public static Stream<Arguments> cross(int n, Object... cases) {
     List<Arguments> all = new ArrayList<>();
     for (Object c : cases) {

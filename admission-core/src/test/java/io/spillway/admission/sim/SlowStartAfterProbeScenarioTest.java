@@ -25,7 +25,7 @@ class SlowStartAfterProbeScenarioTest {
         .mapToDouble(seed -> PlantRun.run(plant, shape, PlantRun.Config.DEFAULTS, seed).overshoot(overload))
         .toArray();
     assertThat(Arrays.stream(overshoot).filter(o -> o > 0.10).count())
-        .as("seeds of 1-%d whose limit overshoots the 5 x phase's settled mean by more than 0.10: %s", Seeds.SWEEP,
+        .as("seeds of %s whose limit overshoots the 5 x phase's settled mean by more than 0.10: %s", Seeds.range(),
             Arrays.toString(overshoot))
         .isLessThanOrEqualTo(mostOvershooting);
   }

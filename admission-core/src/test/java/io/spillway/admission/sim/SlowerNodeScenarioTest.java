@@ -61,7 +61,7 @@ class SlowerNodeScenarioTest {
     double[] goodput = Arrays.stream(runs).mapToDouble(r -> r.goodput(SLOW)).toArray();
     double[] critical = Arrays.stream(runs).mapToDouble(PlantRun::criticalSuccess).toArray();
     assertThat(Arrays.stream(goodput).average().orElseThrow())
-        .as("mean goodput of the slow phase over seeds 1-%d: %s", Seeds.SWEEP, Arrays.toString(goodput))
+        .as("mean goodput of the slow phase over seeds %s: %s", Seeds.range(), Arrays.toString(goodput))
         .isGreaterThanOrEqualTo(meanFloor);
     assertThat(Arrays.stream(goodput).min().orElseThrow()).as("lowest goodput of the slow phase")
         .isGreaterThanOrEqualTo(seedFloor);
@@ -114,7 +114,7 @@ class SlowerNodeScenarioTest {
         .mapToDouble(seed -> PlantRun.run(plant, Plant.Shape.SLOW_NODE, config, seed).goodput(SLOW))
         .toArray();
     assertThat(Arrays.stream(goodput).average().orElseThrow())
-        .as("mean goodput of the slow phase over seeds 1-%d: %s", Seeds.SWEEP, Arrays.toString(goodput))
+        .as("mean goodput of the slow phase over seeds %s: %s", Seeds.range(), Arrays.toString(goodput))
         .isGreaterThanOrEqualTo(meanFloor);
     assertThat(Arrays.stream(goodput).min().orElseThrow())
         .as("lowest goodput of the slow phase: %s", Arrays.toString(goodput))

@@ -39,7 +39,7 @@ class StallingHostScenarioTest {
     String perSeed = Arrays.deepToString(outcomes);
     double sum = 0;
     for (long[] o : outcomes) {
-      assertThat(o[2]).as("T1 dropped QUEUE_TIMEOUT, per seed of 1-%d (offered, ok, timed out): %s", Seeds.SWEEP,
+      assertThat(o[2]).as("T1 dropped QUEUE_TIMEOUT, per seed of %s (offered, ok, timed out): %s", Seeds.range(),
           perSeed).isZero();
       assertThat((double) o[1] / o[0]).as("T1 success, per seed (offered, ok, timed out): %s", perSeed)
           .isGreaterThanOrEqualTo(0.95);

@@ -31,7 +31,7 @@ class UnsaturatedProbeScenarioTest {
     Plant plant = new Plant(200_000_000L, capacity);
     List<String> held = new ArrayList<>();
     int spans = 0;
-    for (long seed = 1; seed <= Seeds.SWEEP; seed++) {
+    for (long seed = Seeds.FIRST; seed < Seeds.FIRST + Seeds.SWEEP; seed++) {
       PlantRun run = PlantRun.run(plant, Plant.Shape.SLOW_NODE, PlantRun.Config.DEFAULTS, seed);
       int runLength = 0;
       for (int i = 0; i < run.times.size(); i++) {
