@@ -149,6 +149,8 @@ public final class ControlLoop {
   private final TuningPeriod period;
   private final Saturation saturation = new Saturation();
   private final StallStretch stall = new StallStretch();
+  /** The critical reserve the last tick set (0 while unsized). */
+  private int lastReserve;
   /** Whether the op type the tuner last judged the latency by has a configured (not a learned) target. */
   private boolean worstTargetConfigured;
   private long ticks;
@@ -375,8 +377,9 @@ public final class ControlLoop {
       // The tick ran past the limit: its latencies do not judge the limit.
       period.reset();
     }
-    limiter.setReserve(reserve.update(criticalArrivals, criticalRefused - lastCriticalRefused + fromStartRoom, dt,
-        holdNanos));
+    lastReserve = reserve.update(criticalArrivals, criticalRefused - lastCriticalRefused + fromStartRoom, dt,
+        holdNanos);
+    limiter.setReserve(lastReserve);
     lastCriticalRefused = criticalRefused;
     distribution.roll();
     long arrivedTiers = distribution.arrivedGroups(s.cohortsPerTier);
@@ -502,6 +505,12 @@ public final class ControlLoop {
     // The served concurrency is NaN until it is known; a comparison skips it where Math.max would return NaN.
     double served = SERVED_FLOOR_GAIN * servedConcurrency + (probe.knee().found() ? limitMin : 0);
     double floor = served > criticalPermits ? served : criticalPermits;
+    // The reserve the critical tiers' refusals sized (square-root staffing over their load) holds whole only under a
+    // limit that leaves the other tiers their eighth: under it, synchronous T0/T1 callers are refused at the limit
+    // (6 x C, a limit of 16-24 in the first seconds under a reserve of ~20).
+    if (lastReserve > 0) {
+      floor = Math.max(floor, InflightLimiter.limitHolding(lastReserve));
+    }
     if (floor > limit) {
       int before = limit;
       limit = tuner.raiseTo(floor);

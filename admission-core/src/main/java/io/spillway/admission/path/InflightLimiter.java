@@ -105,6 +105,20 @@ public final class InflightLimiter {
     return Math.max(limit >>> MIN_RESERVE_SHIFT, Math.min(reserve, limit - Math.max(1, limit >>> MIN_RESERVE_SHIFT)));
   }
 
+  /**
+   * The smallest limit that holds a reserve of {@code reserve} permits and leaves the other tiers an eighth of it:
+   * 8/7 of the reserve, rounded up (at least one permit more). The limiter clamps the reserve to leave the other tiers
+   * an eighth of the limit, so a limit under this holds less of it.
+   *
+   * @throws IllegalArgumentException if {@code reserve} is negative
+   */
+  public static int limitHolding(int reserve) {
+    if (reserve < 0) {
+      throw new IllegalArgumentException("reserve must be >= 0, was " + reserve);
+    }
+    return (int) Math.min(Integer.MAX_VALUE, reserve + Math.max(1L, ((long) reserve + 6) / 7));
+  }
+
   /** Sets the critical tiers' reserve (>= 0; clamped to [limit/8, limit − limit/8] whenever it is used). */
   public void setReserve(int permits) {
     if (permits < 0) {

@@ -8,6 +8,33 @@ import org.junit.jupiter.api.Test;
 class InflightLimiterTest {
 
   @Test
+  void limitHoldingHoldsTheReserveWholeAndLeavesTheOthersAnEighth() {
+    for (int reserve = 1; reserve <= 300; reserve++) {
+      int limit = InflightLimiter.limitHolding(reserve);
+      assertThat(others(limit, reserve)).as("the other tiers' permits under a limit of %d", limit)
+          .isEqualTo(limit - reserve);
+      assertThat((double) (limit - reserve)).as("an eighth of %d left to the others", limit)
+          .isGreaterThanOrEqualTo(limit / 8.0);
+      assertThat((double) (limit - 1 - reserve)).as("under %d, less than an eighth", limit - 1)
+          .isLessThan((limit - 1) / 8.0);
+    }
+    assertThat(InflightLimiter.limitHolding(20)).isEqualTo(23);
+    assertThat(InflightLimiter.limitHolding(0)).isEqualTo(1);
+    assertThatThrownBy(() -> InflightLimiter.limitHolding(-1)).hasMessageContaining("reserve must be >= 0, was -1");
+  }
+
+  /** The permits the tiers outside the reserve get under {@code limit} with {@code reserve} set. */
+  private static int others(int limit, int reserve) {
+    InflightLimiter limiter = new InflightLimiter(limit);
+    limiter.setReserve(reserve);
+    int admitted = 0;
+    while (limiter.tryAcquire(false)) {
+      admitted++;
+    }
+    return admitted;
+  }
+
+  @Test
   void theCriticalExtraLetsOnlyReservedAcquiresPastTheLimit() {
     InflightLimiter limiter = new InflightLimiter(8);
     for (int i = 0; i < 8; i++) {

@@ -39,10 +39,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  * tick, a refused synchronous critical request may go past the limit): at least 0.9995 at 3×, asserted at the target,
  * and 0.998–1.000 at 6× (16 of 20 seeds meet 99.9 % in each shape), the rest INFLIGHT_LIMIT after the start, 0–0.16 %.
  * With the reserve's headroom raised by the refusals it lets through ({@code CriticalReserve#headroom}): 0.999–1.000
- * at 6×, every seed but one (all sync, seed 14) at 99.9 %; the critical-sync shape asserts the target, the all-sync
- * one a {@link #CRITICAL_FLOOR_6X regression floor}. The goodput's {@link #goodputFloor floors} hold the first
- * tuning period's start: with that period judged on the room's latencies, the limit missed its first slow start and
- * 6× goodput read down to 0.906 × C.
+ * at 6×, every seed but one (all sync, seed 14) at 99.9 %. With the limit raised to hold the reserve whole
+ * ({@code InflightLimiter#limitHolding}: the limiter leaves the other tiers an eighth of the limit, and in the first
+ * seconds a limit of 16–24 clamped a reserve of ~20): every seed of 1–40 at 99.9 % in both shapes, refusals at most
+ * 0.07 % (all sync) and 0.08 % (critical sync) against 0.11 % and 0.10 %, and the lowest goodput at 6× 0.973 and
+ * 0.951 × C against 0.957 and 0.937. Every case asserts the target; without the raise all sync at 6× fails on
+ * seed 14. The goodput's {@link #goodputFloor floors} hold the first tuning period's start: with that period judged
+ * on the room's latencies, the limit missed its first slow start and 6× goodput read down to 0.906 × C.
  *
  * <p>Ablation twin: the rejector off (kp = ki = 0), every caller synchronous. The reserve still keeps T0 + T1, but
  * the batch tiers meet the limit alike (T2 and T5 both about 24 % at 3×, 4 % at 6×): the twin must miss the tier
@@ -63,13 +66,6 @@ class SyncCallerOverloadScenarioTest {
 
   /** Tier order among the batch tiers: T5's success at most this fraction of T2's. */
   private static final double BATCH_ORDER = 0.5;
-
-  /**
-   * The regression floor for T0 + T1 success over the whole run, all sync at 6× — not the target, which every other
-   * case meets on every seed. Measured over seeds 1–20: 0.999–1.000; the floor is the lowest seed minus half the
-   * range, rounded down to 0.001 (the rule is in {@link Sweep.Case#regressionFloor}).
-   */
-  static final double CRITICAL_FLOOR_6X = 0.997;
 
   /**
    * The regression floor for goodput after 2 s, over seeds 1–20 (the lowest seed minus half the range, rounded down
@@ -115,12 +111,7 @@ class SyncCallerOverloadScenarioTest {
     c.atLeast("goodput/C", goodput, 0.90)
         .regressionFloor("goodput/C", goodput, goodputFloor(shape, multiple))
         .atMost("T0 shed", sim.count(Reason.SHED_TIER.ordinal(), 0, END, null, Tier.T0, Tier.T0), 0);
-    if (multiple < 4 || shape == Shape.CRITICAL_SYNC) {
-      c.atLeast("T0+T1 success", critical, CRITICAL_TARGET);
-    } else {
-      c.targetAtLeast("T0+T1 success", critical, CRITICAL_TARGET)
-          .regressionFloor("T0+T1 success", critical, CRITICAL_FLOOR_6X);
-    }
+    c.atLeast("T0+T1 success", critical, CRITICAL_TARGET);
     if (shape == Shape.ALL_SYNC) {
       c.atMost("T5/T2 success", batchOrder(sim), BATCH_ORDER);
     }
