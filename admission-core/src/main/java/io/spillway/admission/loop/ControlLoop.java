@@ -149,8 +149,6 @@ public final class ControlLoop {
   private final TuningPeriod period;
   private final Saturation saturation = new Saturation();
   private final StallStretch stall = new StallStretch();
-  /** The critical reserve the last tick set (0 while unsized). */
-  private int lastReserve;
   /** Whether the op type the tuner last judged the latency by has a configured (not a learned) target. */
   private boolean worstTargetConfigured;
   private long ticks;
@@ -377,9 +375,8 @@ public final class ControlLoop {
       // The tick ran past the limit: its latencies do not judge the limit.
       period.reset();
     }
-    lastReserve = reserve.update(criticalArrivals, criticalRefused - lastCriticalRefused + fromStartRoom, dt,
-        holdNanos);
-    limiter.setReserve(lastReserve);
+    limiter.setReserve(reserve.update(criticalArrivals, criticalRefused - lastCriticalRefused + fromStartRoom, dt,
+        holdNanos));
     lastCriticalRefused = criticalRefused;
     distribution.roll();
     long arrivedTiers = distribution.arrivedGroups(s.cohortsPerTier);
@@ -508,9 +505,7 @@ public final class ControlLoop {
     // The reserve the critical tiers' refusals sized (square-root staffing over their load) holds whole only under a
     // limit that leaves the other tiers their eighth: under it, synchronous T0/T1 callers are refused at the limit
     // (6 x C, a limit of 16-24 in the first seconds under a reserve of ~20).
-    if (lastReserve > 0) {
-      floor = Math.max(floor, InflightLimiter.limitHolding(lastReserve));
-    }
+    floor = Math.max(floor, limiter.limitHoldingTheReserve());
     if (floor > limit) {
       int before = limit;
       limit = tuner.raiseTo(floor);

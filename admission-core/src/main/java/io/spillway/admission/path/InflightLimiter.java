@@ -116,7 +116,14 @@ public final class InflightLimiter {
     if (reserve < 0) {
       throw new IllegalArgumentException("reserve must be >= 0, was " + reserve);
     }
-    return (int) Math.min(Integer.MAX_VALUE, reserve + Math.max(1L, ((long) reserve + 6) / 7));
+    long othersShare = (1L << MIN_RESERVE_SHIFT) - 1; // the reserve's parts to the others' one part
+    return (int) Math.min(Integer.MAX_VALUE, reserve + Math.max(1L, (reserve + othersShare - 1) / othersShare));
+  }
+
+  /** {@link #limitHolding} the reserve in force; 0 while none is set. Control thread. */
+  public int limitHoldingTheReserve() {
+    int r = reserve;
+    return r > 0 ? limitHolding(r) : 0;
   }
 
   /** Sets the critical tiers' reserve (>= 0; clamped to [limit/8, limit − limit/8] whenever it is used). */

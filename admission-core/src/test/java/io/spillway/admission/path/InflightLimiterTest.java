@@ -21,6 +21,10 @@ class InflightLimiterTest {
     assertThat(InflightLimiter.limitHolding(20)).isEqualTo(23);
     assertThat(InflightLimiter.limitHolding(0)).isEqualTo(1);
     assertThatThrownBy(() -> InflightLimiter.limitHolding(-1)).hasMessageContaining("reserve must be >= 0, was -1");
+    InflightLimiter limiter = new InflightLimiter(8);
+    assertThat(limiter.limitHoldingTheReserve()).as("no reserve set").isZero();
+    limiter.setReserve(20);
+    assertThat(limiter.limitHoldingTheReserve()).isEqualTo(23);
   }
 
   /** The permits the tiers outside the reserve get under {@code limit} with {@code reserve} set. */
