@@ -54,7 +54,8 @@ package io.spillway.admission.control;
  *       noisy p90 happens to read its no-load value adds {@code lg}, not half the limit. A baseline probe that found
  *       the node slower clears the threshold ({@link #restartSlowStart}). The first slow start also ends, the
  *       threshold set where it stands, after {@link #SLOW_START_EXIT_PERIODS} periods in a row with the limit used
- *       and the queue past alpha, though nothing asked for a decrease. Without a measured anchor (a configured
+ *       and the queue past alpha, though nothing asked for a decrease; an exit whose queue the guard later shows to
+ *       have been a low anchor's resumes it ({@link #exitWasSpurious}). Without a measured anchor (a configured
  *       latency target, which no probe measures) the first slow start runs too, until the first decrease or that
  *       exit, at the same rate: like TCP's, it needs no evidence to begin, only the absence of a queue. For a few ticks
  *       after such a step a latency rise neither re-anchors the inferred anchor nor counts as "below the knee", and
@@ -105,6 +106,12 @@ public final class VegasLimitTuner {
   private static final double ALPHA_ERRORS = 2.0;
   /** Standard errors past beta before the queue rule lowers the limit: about one tick in 700 of an empty node. */
   private static final double BETA_ERRORS = 3.0;
+  /**
+   * A mean hold time within this factor of the shortest seen shows no queue ({@link #exitWasSpurious}). A period's
+   * peak inflight reads it a little high: a node of 600 workers at a third of them read 1.07 × its shortest, one of 8
+   * workers holding 12 read 1.53 × ({@code LimitConvergenceScenarioTest} from a limit of 4).
+   */
+  private static final double UNQUEUED_HOLD = 1.25;
   private static final double ELASTICITY_TOLERANCE = 0.5;
   private static final double ELASTICITY_DISCOUNT = 0.7;
   private static final double NOISE_WEIGHT = 0.1;
@@ -129,6 +136,13 @@ public final class VegasLimitTuner {
   private double slowStartThreshold = Double.POSITIVE_INFINITY;
   /** Ticks left in which a rise of the latency may not re-anchor an inferred anchor (after a slow-start step). */
   private int reanchorHold;
+  /**
+   * The inferred anchor the first slow start's exit read its queue against; NaN once a decrease set the threshold
+   * (or before the exit).
+   */
+  private double exitAnchor = Double.NaN;
+  /** The shortest mean hold time seen, inflight over throughput (Little's W), in seconds. */
+  private double shortestHold = Double.POSITIVE_INFINITY;
   /** Consecutive periods with the limit used and a queue past alpha ({@link #SLOW_START_EXIT_PERIODS}). */
   private int queueingPeriods;
   /**
@@ -221,6 +235,9 @@ public final class VegasLimitTuner {
       guard.add(used, throughput); // idle intervals carry no evidence about scaling
     }
     double correlation = guard.size() >= tuning.guardMinIntervals() ? guard.correlation() : Double.NaN;
+    if (used > 0 && throughput > 0.0) {
+      shortestHold = Math.min(shortestHold, used / throughput);
+    }
     boolean rising = used > previousInflight; // before movedInProportion moves previousInflight on
     boolean proportional = movedInProportion(used, throughput); // updated every tick, hence outside the &&
     boolean scaling = correlation >= tuning.guardCorrelation() && proportional;
@@ -240,6 +257,10 @@ public final class VegasLimitTuner {
         anchor = measuredAnchor; // a measured no-load latency: nothing to infer
       } else if (Double.isNaN(anchor) || latencyRatio < anchor && !rising || scaling && reanchorHold == 0) {
         anchor = latencyRatio; // first sample, a lower latency at a steady inflight, or a rise that came with more work
+        if (exitWasSpurious(latencyError, used, throughput, limitBinding)) {
+          slowStartThreshold = Double.POSITIVE_INFINITY; // the first slow start goes on
+          exitAnchor = Double.NaN;
+        }
       }
       double lg = Math.max(1.0, Math.log10(estimate));
       double queue = used * (1.0 - anchor / latencyRatio);
@@ -269,6 +290,7 @@ public final class VegasLimitTuner {
       if (queueingPeriods >= SLOW_START_EXIT_PERIODS && slowStartThreshold == Double.POSITIVE_INFINITY
           && !restarted) {
         slowStartThreshold = estimate; // the first slow start ends where the node queues, decrease or not
+        exitAnchor = anchor;
       }
       boolean firstSlowStart = slowStartThreshold == Double.POSITIVE_INFINITY;
       if (mayIncrease && (measured || firstSlowStart) && estimate < slowStartThreshold) {
@@ -292,6 +314,7 @@ public final class VegasLimitTuner {
           elasticityDenominator = 0.0;
         }
         slowStartThreshold = estimate;
+        exitAnchor = Double.NaN;
         estimate *= Math.max(1.0 - tuning.maxDecreaseFraction(), factor);
       }
     } else if (mayIncrease) {
@@ -302,6 +325,19 @@ public final class VegasLimitTuner {
     estimate = clamp(estimate);
     limit = (int) Math.round(estimate);
     return limit;
+  }
+
+  /**
+   * Whether the queue that ended the first slow start was the anchor's error, not the node's: the guard has just
+   * re-anchored above the anchor of the exit by more than {@link #ALPHA_ERRORS} standard errors, in a period in which
+   * the limit bound (the load asked for more permits: RFC 7661, a window that is not used does not grow) and the mean
+   * hold time stayed within {@link #UNQUEUED_HOLD} of the shortest seen (by Little's law, a queue lengthens it). The
+   * response undoes the exit, as TCP's Eifel response undoes a congestion response to a spurious timeout (RFC 4015).
+   */
+  private boolean exitWasSpurious(double latencyError, int used, double throughput, boolean limitBinding) {
+    return exitAnchor > 0.0 && limitBinding && used > 0 && throughput > 0.0
+        && used / throughput <= UNQUEUED_HOLD * shortestHold
+        && anchor > exitAnchor * (1.0 + ALPHA_ERRORS * Math.max(0.0, latencyError));
   }
 
   /**

@@ -356,6 +356,80 @@ class VegasLimitTunerTest {
     return emptyQueueTick(tuner);
   }
 
+  /**
+   * A first slow start ended by a queue read against a first reading that was low (seed 28 of the inferred-anchor
+   * sweep, K 600, S 200 ms, its periods replayed): the anchor 0.503, three standard errors under the node's no-load
+   * 0.55, read the no-load periods after it as a queue of 24 against an alpha of 22, and the exit held the limit at
+   * 260 on a node of 600 workers. The guard then saw the latency rise with the work (0.591) while the mean hold time,
+   * inflight over throughput, stayed the shortest seen: the exit was spurious, and the slow start goes on. Without the
+   * resume the limit grew by log10(L) a period (259).
+   */
+  @Test
+  void aRiseTheGuardReadsAsScalingResumesAFirstSlowStartEndedAgainstALowAnchor() {
+    VegasLimitTuner tuner = lowFirstReadingExited();
+    int limit = tuner.limit();
+    assertThat(limit).as("the exit holds the first slow start where the queue was read").isLessThan(265);
+    int resumed = tuner.update(0.591, 0.030, 0.0, 234, 1_090.0, true);
+    assertThat(tuner.anchor()).as("the guard re-anchors").isEqualTo(0.591);
+    assertThat(resumed).as("slow start resumes: half the limit at an empty queue")
+        .isEqualTo((int) Math.round(1.5 * limit));
+  }
+
+  /**
+   * The same rise in a period in which the limit did not bind: the load did not ask for more permits, so the slow
+   * start stays ended (RFC 7661: a window that is not used does not grow). On the plant matrix's K 600 STEP seed 5
+   * the resume without it took the limit from 950 to 1,750 over a 1 × C load, and the 5 × C step after it settled
+   * 6 s late.
+   */
+  @Test
+  void aRiseInAPeriodTheLimitDidNotBindDoesNotResumeTheSlowStart() {
+    VegasLimitTuner tuner = lowFirstReadingExited();
+    int limit = tuner.limit();
+    int next = tuner.update(0.591, 0.030, 0.0, 234, 1_090.0, false);
+    assertThat(tuner.anchor()).as("the guard re-anchors").isEqualTo(0.591);
+    assertThat(next).as("past the exit the limit grows by log10(L) only").isEqualTo(limit + 3);
+  }
+
+  /** Seed 28's first periods: a low first reading, then the exit on the queue read against it. */
+  private static VegasLimitTuner lowFirstReadingExited() {
+    VegasLimitTuner tuner = new VegasLimitTuner(126, 1, 2_400);
+    tuner.update(Double.NaN, 0.0, 0.0, 126, 450.0, true);
+    tuner.update(Double.NaN, 0.0, 0.0, 120, 594.0, true);
+    double[][] periods = {
+        {0.503, 0.031, 122, 596}, {0.521, 0.040, 172, 816}, {0.552, 0.022, 231, 1_072}, {0.563, 0.037, 230, 1_150},
+        {0.559, 0.031, 232, 1_134}, {0.573, 0.037, 233, 1_164}, {0.563, 0.034, 232, 1_122}};
+    replay(tuner, periods);
+    return tuner;
+  }
+
+  /**
+   * The same re-anchoring on a node that does queue is the drift of Netflix concurrency-limits #134 (a limit started
+   * at 4 on 8 workers, {@code LimitConvergenceScenarioTest} seed 1, its periods replayed): the guard re-anchors on
+   * 0.836 but the hold time has risen by half since the first periods (12 in flight at 4,432/s against 5 at 2,824/s).
+   * The exit stands; resuming stepped 12 → 18 and put the settled CV past 0.10 on 15 seeds of 20.
+   */
+  @Test
+  void aReanchorWhileTheHoldTimeHasGrownDoesNotResumeTheSlowStart() {
+    VegasLimitTuner tuner = new VegasLimitTuner(5, 1, 1_000);
+    double[][] periods = {
+        {0.544, 0.092, 5, 2_824}, {0.565, 0.034, 8, 4_294}, {0.743, 0.022, 11, 4_710}, {0.803, 0.010, 12, 4_778},
+        {0.841, 0.016, 12, 4_758}, {0.825, 0.013, 12, 4_782}, {0.852, 0.016, 12, 4_650}, {0.857, 0.019, 12, 4_560},
+        {0.819, 0.020, 12, 4_554}};
+    assertThat(replay(tuner, periods)).isEqualTo(12);
+    int next = tuner.update(0.836, 0.016, 0.0, 12, 4_432.0, true);
+    assertThat(tuner.anchor()).as("the guard re-anchors").isEqualTo(0.836);
+    assertThat(next).as("past the exit the limit grows by log10(L) only").isEqualTo(13);
+  }
+
+  /** Feeds periods of {latency ratio, its relative error, inflight, throughput}; returns the last limit. */
+  private static int replay(VegasLimitTuner tuner, double[][] periods) {
+    int limit = tuner.limit();
+    for (double[] p : periods) {
+      limit = tuner.update(p[0], p[1], 0.0, (int) p[2], p[3], true);
+    }
+    return limit;
+  }
+
   @Test
   void restartSlowStartLetsTheLimitGrowByHalfAgain() {
     VegasLimitTuner tuner = new VegasLimitTuner(100, 1, 10_000);

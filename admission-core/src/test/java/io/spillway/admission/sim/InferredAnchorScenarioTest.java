@@ -22,10 +22,14 @@ import org.junit.jupiter.params.provider.CsvSource;
  * inflight, at the measured anchor's rate (see {@code VegasLimitTuner}).
  *
  * <p>Goodput of the 1 × C phase (from 2 s in) and of the 5 × C phase, means over seeds 1–20, STEP on S 200 ms
- * (2026-12-04; K 2,000 is in the plant matrix only, its 20 seeds take 21 s):
+ * (2026-12-04, the first row and the resume's 2026-12-07; K 2,000 is in the plant matrix only, its 20 seeds take
+ * 21 s):
  * <pre>
  *                                         K 200 1×   K 200 5×   K 600 1×   K 600 5×   K 2,000 1×   K 2,000 5×
- *   all of it                             0.949      0.990      0.890      1.001      0.928        1.001
+ *   all of it                             0.950      0.994      0.890      1.001
+ *   no resume after a spurious exit       0.949      0.994      0.875      0.982
+ *     (K 600 lowest seed: 1 × 0.41, 5 × 0.64; with it 0.69 and 0.99)
+ *   all of it, 2026-12-04                 0.949      0.990      0.890      1.001      0.928        1.001
  *   no band for the p90's error           0.857      0.928      0.771      0.894      0.900        0.965
  *   first slow start needs evidence       0.725      0.980      0.563      0.976      0.205        0.648
  *   a rising p90 anchors                  0.944      0.991      0.828      0.952
@@ -33,14 +37,15 @@ import org.junit.jupiter.params.provider.CsvSource;
  *   dd8e83f (no band, evidence, a         0.577      0.895      0.320      0.741      0.193        0.606
  *     quarter of the limit a step)
  * </pre>
- * Asserted: means of at least 0.91 and 0.97 (K 200), 0.85 and 0.98 (K 600); every other row misses one of them. Below
+ * Asserted: means of at least 0.91 and 0.97 (K 200), 0.85 and 0.99 (K 600); every other row misses one of them. Below
  * 0.95 in the 1 × C phase on some seeds (K 600: 0.69 at the lowest): a noisy period's decrease ends the first slow
- * start early, after which the limit grows by {@code log10(L)} a period.
+ * start early, after which the limit grows by {@code log10(L)} a period. An exit on a queue read against a low first
+ * reading is undone once the guard re-anchors ({@code VegasLimitTuner#exitWasSpurious}); a decrease is not.
   */
 class InferredAnchorScenarioTest {
 
   @ParameterizedTest(name = "S 200 ms, C {0}/s")
-  @CsvSource({"1000, 0.91, 0.97", "3000, 0.85, 0.98"})
+  @CsvSource({"1000, 0.91, 0.97", "3000, 0.85, 0.99"})
   void aCensoredOrRisingP90DoesNotAnchorTheLimitUnderTheNode(double capacity, double steadyFloor,
       double overloadFloor) {
     Plant plant = new Plant(200_000_000L, capacity);
