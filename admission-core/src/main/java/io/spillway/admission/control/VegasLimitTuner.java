@@ -337,7 +337,7 @@ public final class VegasLimitTuner {
   private boolean exitWasSpurious(double latencyError, int used, double throughput, boolean limitBinding) {
     return exitAnchor > 0.0 && limitBinding && used > 0 && throughput > 0.0
         && used / throughput <= UNQUEUED_HOLD * shortestHold
-        && anchor > exitAnchor * (1.0 + ALPHA_ERRORS * Math.max(0.0, latencyError));
+        && anchor > exitAnchor * (1.0 + ALPHA_ERRORS * (latencyError > 0.0 ? latencyError : 0.0)); // NaN: exact
   }
 
   /**

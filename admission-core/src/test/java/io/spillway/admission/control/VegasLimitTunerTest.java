@@ -375,6 +375,14 @@ class VegasLimitTunerTest {
         .isEqualTo((int) Math.round(1.5 * limit));
   }
 
+  /** A period without the p90's sampling error (NaN, taken as exact) is judged on the anchor's rise alone. */
+  @Test
+  void aRiseWithoutASamplingErrorResumesTheSlowStartToo() {
+    VegasLimitTuner tuner = lowFirstReadingExited();
+    int limit = tuner.limit();
+    assertThat(tuner.update(0.591, Double.NaN, 0.0, 234, 1_090.0, true)).isEqualTo((int) Math.round(1.5 * limit));
+  }
+
   /**
    * The same rise in a period in which the limit did not bind: the load did not ask for more permits, so the slow
    * start stays ended (RFC 7661: a window that is not used does not grow). On the plant matrix's K 600 STEP seed 5
