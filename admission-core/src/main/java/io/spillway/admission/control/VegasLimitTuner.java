@@ -141,7 +141,10 @@ public final class VegasLimitTuner {
    * (or before the exit).
    */
   private double exitAnchor = Double.NaN;
-  /** The shortest mean hold time seen, inflight over throughput (Little's W), in seconds. */
+  /**
+   * The shortest mean hold time seen, inflight over throughput (Little's W), in seconds; never forgotten, so a node
+   * that got slower since only resumes a slow start less readily.
+   */
   private double shortestHold = Double.POSITIVE_INFINITY;
   /** Consecutive periods with the limit used and a queue past alpha ({@link #SLOW_START_EXIT_PERIODS}). */
   private int queueingPeriods;
