@@ -137,8 +137,8 @@ public final class VegasLimitTuner {
   /** Ticks left in which a rise of the latency may not re-anchor an inferred anchor (after a slow-start step). */
   private int reanchorHold;
   /**
-   * The inferred anchor the first slow start's exit read its queue against; NaN once a decrease set the threshold
-   * (or before the exit).
+   * The inferred anchor the first slow start's exit read its queue against, while that exit holds the threshold; NaN
+   * otherwise (before the exit, and once a decrease, a resume or a probe's restart replaced it).
    */
   private double exitAnchor = Double.NaN;
   /**
@@ -433,6 +433,7 @@ public final class VegasLimitTuner {
    */
   public void restartSlowStart() {
     slowStartThreshold = Double.POSITIVE_INFINITY;
+    exitAnchor = Double.NaN;
     restarted = true;
   }
 
