@@ -96,6 +96,8 @@ public final class ControlLoop {
    * the pin. The critical tiers' permits count their waiting requests under the same bound ({@link #criticalPermits}).
    */
   static final double KEEPING_UP = 1.1;
+  /** The weight of a tick's offered requests in {@link #offeredPerSecond}. */
+  private static final double OFFERED_SMOOTHING = 0.2;
   /** Seconds over which the served concurrency keeps its highest value (BBR's bandwidth filter spans 10 RTTs). */
   static final int SERVED_WINDOW_SECONDS = 10;
   /**
@@ -146,6 +148,9 @@ public final class ControlLoop {
   private long lastRefusedAtLimit;
   private long lastCriticalRefused;
   private double meanServiceNanos;
+  private long lastClientLimited;
+  /** Requests offered per second, those the clients' caps refused included, smoothed by {@link #OFFERED_SMOOTHING}. */
+  private double offeredPerSecond = Double.NaN;
   private final TuningPeriod period;
   private final Saturation saturation = new Saturation();
   private final StallStretch stall = new StallStretch();
@@ -311,7 +316,7 @@ public final class ControlLoop {
     int limit;
     if (pinned) {
       if (!wasPinned) {
-        probePin.start(pin, c.limitMin, limitBefore, ceiling.arrivalRate(), throughput,
+        probePin.start(pin, loadPin(now), c.limitMin, limitBefore, ceiling.arrivalRate(), throughput,
             completablePerSecond(limitBefore), now);
       }
       if (wasPinned && !probe.draining()) {
@@ -361,6 +366,11 @@ public final class ControlLoop {
     // the load that is left. (The probe's own latencies, without the queue, would overstate it.)
     double bound = ceiling.update(wasPinned ? probePin.completableBeforeProbe() : completablePerSecond(limitBefore),
         balance.arrived() / dt);
+    long clientLimited = counters.rejected(Reason.CLIENT_LIMIT);
+    double offeredNow = (balance.arrived() + clientLimited - lastClientLimited) / dt;
+    lastClientLimited = clientLimited;
+    offeredPerSecond = Double.isNaN(offeredPerSecond) ? offeredNow
+        : offeredPerSecond + OFFERED_SMOOTHING * (offeredNow - offeredPerSecond);
 
     RejectorSet set = rejectors;
     // The time a permit is held: the completions' mean, or by Little's law the inflight over the throughput when that
@@ -561,6 +571,20 @@ public final class ControlLoop {
     events.limitChanged(previous, limit, now);
     period.reset();
     return limit;
+  }
+
+  /**
+   * What a probe that starts now needs for its load ({@link ProbePin#loadPin}) when that load is within the node's
+   * reach, every request its clients sent counted (those their caps refused too), and no scope sheds; else 0.
+   */
+  private int loadPin(long now) {
+    for (ScopeRejector r : rejectors.rejectors()) {
+      if (r.ratio() > 0) {
+        return 0;
+      }
+    }
+    return offeredPerSecond <= reach(now)
+        ? ProbePin.loadPin(ceiling.arrivalRate(), meanServiceNanos, tuner.limit()) : 0;
   }
 
   /** The most arrivals per second the node has shown it keeps up with ({@link #KEEPING_UP}); NaN before a second. */

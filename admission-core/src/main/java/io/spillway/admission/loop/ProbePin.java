@@ -86,6 +86,8 @@ final class ProbePin {
   private int saturatedTicks;
   /** Whether the probe under way raised its pin to its load's need ({@link #followLoad}). */
   private boolean followedLoad;
+  /** Whether the probe under way pinned what its load needs from its start ({@link #loadPin}). */
+  private boolean pinnedForLoad;
   /** The permits the critical tiers may take past the pin of the probe under way (the rest of its whole pin). */
   private int criticalRoom;
 
@@ -105,19 +107,41 @@ final class ProbePin {
   }
 
   /**
+   * The pin a probe that starts now needs for its load, by Little's law: {@code arrivals × the mean service time ×}
+   * {@link #PIN_LOAD_HEADROOM}, at most half the tuned limit (0 when either rate is unknown). The control loop asks
+   * for it only under a load within the node's reach with nothing shed (a node that got slower, not an overload):
+   * there a pin of an eighth of the limit held the load behind the last requests of the old queue, while the node's
+   * other workers idled, for as long as a slow node takes to finish them ({@code ProbeAfterOverloadScenarioTest}, 20
+   * workers 7 times slower: a pin of 4 that the old queue's last requests held for 1.2 s while 30–43 requests waited;
+   * {@code SlowerNodeScenarioTest}). The mean
+   * still holds the node's own queue, so the need may read high: half the tuned limit is about the node's parallelism
+   * where the tuner has settled (twice its workers), and {@link #followLoad} sizes the pin again once the old work has
+   * drained.
+   */
+  static int loadPin(double arrivalRate, double meanNanos, int tunedLimit) {
+    double needed = Math.ceil(arrivalRate * meanNanos * 1e-9 * PIN_LOAD_HEADROOM);
+    return needed > 0 ? (int) Math.min(tunedLimit / 2, needed) : 0;
+  }
+
+  /**
    * Pins the limit for the probe that starts this tick. Each baseline's value will come from the probe's own samples
    * and replace its window. The probe measures at {@code pin}, or at less where the pin's floor is {@code limit.min}
-   * ({@link KneeSearch#measuringPin}); the rest of {@code pin} is the critical tiers' room past it.
+   * ({@link KneeSearch#measuringPin}); the rest of {@code pin} is the critical tiers' room past it. A {@code loadPin}
+   * above that is the pin from the start, as if {@link #followLoad} had raised it: the probe then tells
+   * {@link KneeSearch} nothing of its measuring pin, and a later probe judges its own pin against the measuring one
+   * ({@link BaselineProbe#pinned}), not against one its load asked for.
    *
    * @param pin the probe's whole pin: its floor ({@link #pinFor}), or the critical tiers' permits where those are more
+   * @param loadPin what the load needs ({@link #loadPin}), 0 under an overload
    * @param limitMin the engine's {@code limit.min}
    * @param completablePerSecond what the node completes per second at its tuned limit (NaN: unknown)
    */
-  void start(int pin, int limitMin, int limitBefore, double arrivalRate, double throughput,
+  void start(int pin, int loadPin, int limitMin, int limitBefore, double arrivalRate, double throughput,
       double completablePerSecond, long now) {
     targets.startMeasurement();
-    pinnedLimit = probe.knee().measuringPin(pin, pinFor(limitMin, tuner.limit()), limitMin);
-    criticalRoom = pin - pinnedLimit;
+    int measuring = probe.knee().measuringPin(pin, pinFor(limitMin, tuner.limit()), limitMin);
+    pinnedLimit = Math.max(measuring, loadPin);
+    criticalRoom = Math.max(0, pin - pinnedLimit);
     arrivalRateAtPin = arrivalRate;
     throughputAtPin = throughput;
     completableBeforeProbe = completablePerSecond;
@@ -127,7 +151,8 @@ final class ProbePin {
     sampledTicks = 0;
     saturatedTicks = 0;
     followedLoad = false;
-    probe.pinned(pinnedLimit, limiter.inflight());
+    pinnedForLoad = pinnedLimit > measuring;
+    probe.pinned(measuring, limiter.inflight());
     limiter.setLimit(pinnedLimit);
     events.limitChanged(limitBefore, pinnedLimit, now);
   }
@@ -192,7 +217,9 @@ final class ProbePin {
     double rate = sampledNanos > 0 ? sampledCompletions / (sampledNanos * 1e-9) : Double.NaN;
     boolean heldThroughput = !followedLoad && 2 * saturatedTicks >= sampledTicks
         && rate >= KneeSearch.HELD_THROUGHPUT * maxCompletionsPerSecond;
-    probe.knee().probeEnded(pinnedLimit, heldThroughput, limitMin);
+    if (!pinnedForLoad) {
+      probe.knee().probeEnded(pinnedLimit, heldThroughput, limitMin);
+    }
     tuner.lowerTo(Math.max(pinnedLimit, SERVED_GAIN * servedConcurrency));
     if (!(rise <= SLOW_START_RESTART_RISE)) {
       tuner.restartSlowStart();

@@ -14,20 +14,21 @@ import org.junit.jupiter.params.provider.MethodSource;
  *
  * <p>Goodput of the slow phase (from 2 s into it), seeds 1–20:
  * <ul>
- *   <li>K 600: 0.997–1.175, every seed at the 0.95 target; without the abandonment 0.41–1.12, 5 seeds missing
+ *   <li>K 600: 1.010–1.235, every seed at the 0.95 target; without the abandonment 0.41–1.12, 5 seeds missing
  *       it;</li>
- *   <li>K 200: 0.90–1.19, seed 2 under 0.95; without the pin following the load 0.79–1.19 (seed 2 the same one),
- *       without the abandonment 0.36–1.12, 8 seeds under;</li>
- *   <li>K 20: 1.03–1.61, every seed at the target; without the pin following the load 0.84–1.61, seeds 5 and 17
- *       under it (probes after the slowdown pinned 5–7 permits of a load that needs 14); without the abandonment
- *       0.23–0.88, all 20 under.</li>
+ *   <li>K 200: 1.036–1.200; without the pin following the load 0.79–1.19, without the abandonment 0.36–1.12, 8
+ *       seeds under the target;</li>
+ *   <li>K 20: 1.099–1.642; without the pin the load needs from the probe's start ({@code ProbePin#loadPin})
+ *       0.974–1.449, without the pin following the load after the drain 0.84–1.61, seeds 5 and 17 under the target
+ *       (probes after the slowdown pinned 5–7 permits of a load that needs 14); without the abandonment 0.23–0.88,
+ *       all 20 under.</li>
  * </ul>
- * Where a seed misses the target the test asserts a regression floor (the lowest seed minus half the range, see
- * {@link Sweep}): K 200 at 0.75 (5 seeds under the old floor of 0.58 without the abandonment).
- * The ratio back at 0 within 1 s after the drop is reported: K 200 and K 600 0.7–0.9 s either way; K 20 misses on
- * 2 seeds (12.6 s at most) against 2 without the abandonment (23.2 s): the node at 0.7 of its capacity saturates in
- * bursts, and where the abandoned probe's baseline is not measured again in time, latency above the old baseline
- * lowers the limit into those bursts.
+ * The ratio back at 0 within 1 s of the drop, the STUCK invariant of the plant matrix, is asserted too: K 200 and
+ * K 600 read 0.1–0.2 s. K 20 reads 0.1 s on every seed since the probe pins what the load needs from its start;
+ * without it, up to 23.4 s, on seeds 5, 14 and 20 (on seeds 21–40, 13.1 s on seed 34 with it, seeds 33 and 34
+ * without). What the pin at an eighth of the limit did in the slow phase (seed 9, without): 4 permits from 6.9 s, the
+ * last of the old queue's requests holding all of them from 9.6 to 10.8 s while 30–43 requests waited behind them and
+ * 16 of the node's 20 workers idled.
  */
 class ProbeAfterOverloadScenarioTest {
 
@@ -43,32 +44,26 @@ class ProbeAfterOverloadScenarioTest {
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("io.spillway.admission.sim.Seeds#sweep")
   void k600ServesTheLoadLeftAfterTheOverload(long seed) {
-    servesTheLoadLeft("K 600", 3_000, GOODPUT, seed);
+    servesTheLoadLeft("K 600", 3_000, seed);
   }
 
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("io.spillway.admission.sim.Seeds#sweep")
   void k200ServesTheLoadLeftAfterTheOverload(long seed) {
-    servesTheLoadLeft("K 200", 1_000, 0.75, seed);
+    servesTheLoadLeft("K 200", 1_000, seed);
   }
 
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("io.spillway.admission.sim.Seeds#sweep")
   void k20ServesTheLoadLeftAfterTheOverload(long seed) {
-    servesTheLoadLeft("K 20", 100, GOODPUT, seed);
+    servesTheLoadLeft("K 20", 100, seed);
   }
 
-  /** The slow phase's goodput: at the target where every seed meets it, else reported and held at {@code floor}. */
-  private static void servesTheLoadLeft(String name, double capacity, double floor, long seed) {
+  /** The slow phase's goodput at the target, and every ratio back at 0 within 1 s of the drop. */
+  private static void servesTheLoadLeft(String name, double capacity, long seed) {
     PlantRun run = PlantRun.run(new Plant(200_000_000L, capacity), Plant.Shape.STUCK, PlantRun.Config.DEFAULTS, seed);
-    double goodput = run.goodput(Plant.Shape.STUCK.phases.get(1));
-    Sweep.Case c = SWEEP.start(name, seed);
-    if (floor >= GOODPUT) {
-      c.atLeast("goodput of the slow phase", goodput, GOODPUT);
-    } else {
-      c.targetAtLeast("goodput of the slow phase", goodput, GOODPUT)
-          .regressionFloor("goodput of the slow phase", goodput, floor);
-    }
-    c.targetAtMost("s to ratio 0", run.secondsToZeroRatio(), 1.0).verify();
+    SWEEP.start(name, seed)
+        .atLeast("goodput of the slow phase", run.goodput(Plant.Shape.STUCK.phases.get(1)), GOODPUT)
+        .atMost("s to ratio 0", run.secondsToZeroRatio(), 1.0).verify();
   }
 }
