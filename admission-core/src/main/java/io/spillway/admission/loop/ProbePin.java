@@ -113,10 +113,9 @@ final class ProbePin {
    * there a pin of an eighth of the limit held the load behind the last requests of the old queue, while the node's
    * other workers idled, for as long as a slow node takes to finish them ({@code ProbeAfterOverloadScenarioTest}, 20
    * workers 7 times slower: a pin of 4 that the old queue's last requests held for 1.2 s while 30–43 requests waited;
-   * {@code SlowerNodeScenarioTest}). The mean
-   * still holds the node's own queue, so the need may read high: half the tuned limit is about the node's parallelism
-   * where the tuner has settled (twice its workers), and {@link #followLoad} sizes the pin again once the old work has
-   * drained.
+   * {@code SlowerNodeScenarioTest}). The mean still holds the node's own queue, so the need may read high: half the
+   * tuned limit is about the node's parallelism where the tuner has settled (twice its workers), and
+   * {@link #followLoad} sizes the pin again once the old work has drained.
    */
   static int loadPin(double arrivalRate, double meanNanos, int tunedLimit) {
     double needed = Math.ceil(arrivalRate * meanNanos * 1e-9 * PIN_LOAD_HEADROOM);
