@@ -575,14 +575,11 @@ public final class ControlLoop {
 
   /**
    * What a probe that starts now needs for its load ({@link ProbePin#loadPin}) when that load is within the node's
-   * reach, every request its clients sent counted (those their caps refused too), and no scope sheds; else 0.
+   * reach, every request its clients sent counted (those their caps refused too); else 0. A ratio above 0 does not
+   * matter: a node that got slower has its limit cut and sheds before its probe comes, and what it sheds is part of
+   * the load the probe should not queue.
    */
   private int loadPin(long now) {
-    for (ScopeRejector r : rejectors.rejectors()) {
-      if (r.ratio() > 0) {
-        return 0;
-      }
-    }
     return offeredPerSecond <= reach(now)
         ? ProbePin.loadPin(ceiling.arrivalRate(), meanServiceNanos, tuner.limit()) : 0;
   }

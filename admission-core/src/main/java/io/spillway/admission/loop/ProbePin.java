@@ -109,7 +109,7 @@ final class ProbePin {
   /**
    * The pin a probe that starts now needs for its load, by Little's law: {@code arrivals × the mean service time ×}
    * {@link #PIN_LOAD_HEADROOM}, at most half the tuned limit (0 when either rate is unknown). The control loop asks
-   * for it only under a load within the node's reach with nothing shed (a node that got slower, not an overload):
+   * for it only under a load within the node's reach, shed requests counted (a node that got slower, not an overload):
    * there a pin of an eighth of the limit held the load behind the last requests of the old queue, while the node's
    * other workers idled, for as long as a slow node takes to finish them ({@code ProbeAfterOverloadScenarioTest}, 20
    * workers 7 times slower: a pin of 4 that the old queue's last requests held for 1.2 s while 30–43 requests waited;
