@@ -238,8 +238,9 @@ public final class VegasLimitTuner {
       guard.add(used, throughput); // idle intervals carry no evidence about scaling
     }
     double correlation = guard.size() >= tuning.guardMinIntervals() ? guard.correlation() : Double.NaN;
-    if (used > 0 && throughput > 0.0) {
-      shortestHold = Math.min(shortestHold, used / throughput);
+    double hold = used > 0 && throughput > 0.0 ? used / throughput : Double.NaN; // Little's W, in seconds
+    if (hold > 0.0) {
+      shortestHold = Math.min(shortestHold, hold);
     }
     boolean rising = used > previousInflight; // before movedInProportion moves previousInflight on
     boolean proportional = movedInProportion(used, throughput); // updated every tick, hence outside the &&
@@ -260,7 +261,7 @@ public final class VegasLimitTuner {
         anchor = measuredAnchor; // a measured no-load latency: nothing to infer
       } else if (Double.isNaN(anchor) || latencyRatio < anchor && !rising || scaling && reanchorHold == 0) {
         anchor = latencyRatio; // first sample, a lower latency at a steady inflight, or a rise that came with more work
-        if (exitWasSpurious(latencyError, used, throughput, limitBinding)) {
+        if (exitWasSpurious(latencyError, hold, limitBinding)) {
           slowStartThreshold = Double.POSITIVE_INFINITY; // the first slow start goes on
           exitAnchor = Double.NaN;
         }
@@ -337,9 +338,8 @@ public final class VegasLimitTuner {
    * hold time stayed within {@link #UNQUEUED_HOLD} of the shortest seen (by Little's law, a queue lengthens it). The
    * response undoes the exit, as TCP's Eifel response undoes a congestion response to a spurious timeout (RFC 4015).
    */
-  private boolean exitWasSpurious(double latencyError, int used, double throughput, boolean limitBinding) {
-    return exitAnchor > 0.0 && limitBinding && used > 0 && throughput > 0.0
-        && used / throughput <= UNQUEUED_HOLD * shortestHold
+  private boolean exitWasSpurious(double latencyError, double hold, boolean limitBinding) {
+    return exitAnchor > 0.0 && limitBinding && hold <= UNQUEUED_HOLD * shortestHold
         && anchor > exitAnchor * (1.0 + ALPHA_ERRORS * (latencyError > 0.0 ? latencyError : 0.0)); // NaN: exact
   }
 
