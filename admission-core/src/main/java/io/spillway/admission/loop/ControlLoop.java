@@ -392,6 +392,9 @@ public final class ControlLoop {
     long arrivedTiers = distribution.arrivedGroups(s.cohortsPerTier);
     // This tick's arrivals rather than the smoothed rate: the smoothed one still read an overload 0.4 s after it ended.
     boolean offeredBeyondReach = balance.arrived() / dt > reach(now);
+    // The tick a probe ends was saturated at the pin the probe set, the engine's doing: unless its arrivals outran
+    // what the node has shown it completes, the ratios hold through it as through the probe.
+    boolean ratiosHold = holdsRatios || wasPinned && !pinned && saturatedNow && !offeredBeyondReach;
     double maxRatio = 0;
     for (ScopeRejector r : set.rejectors()) {
       double m = r.readSignals(saturatedNow, dt);
@@ -405,7 +408,7 @@ public final class ControlLoop {
       // Little's bound is about the node's own saturation; an embedder's signal above target (a backlog elsewhere)
       // is evidence the node's throughput cannot weigh.
       boolean bounded = r == set.all() && !(r.externalError() > 0);
-      r.update(holdsRatios ? 0.0 : m, distribution, s.firstSheddableLevel, bounded ? bound : 1.0, saturatedNow, holding,
+      r.update(ratiosHold ? 0.0 : m, distribution, s.firstSheddableLevel, bounded ? bound : 1.0, saturatedNow, holding,
           arrivedTiers, offeredBeyondReach);
       maxRatio = Math.max(maxRatio, r.ratio());
     }

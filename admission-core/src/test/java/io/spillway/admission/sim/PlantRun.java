@@ -48,6 +48,8 @@ final class PlantRun {
   final List<Double> p90Millis = new ArrayList<>();
   /** Per tick: whether a baseline probe pinned the limit while the node was not saturated. */
   final List<Boolean> unsaturatedProbes = new ArrayList<>();
+  /** Per tick: whether a baseline probe pinned the limit. */
+  final List<Boolean> probing = new ArrayList<>();
 
   /** The engine configuration of a cell. */
   enum Config {
@@ -115,6 +117,7 @@ final class PlantRun {
       ratios.add(stats.scopes().stream().mapToDouble(EngineStats.ScopeView::ratio).max().orElse(0));
       p90Millis.add(stats.intervalP90Nanos(OpType.READ) / 1e6);
       unsaturatedProbes.add(stats.probingBaseline() && !stats.saturated());
+      probing.add(stats.probingBaseline());
     });
     sim.run(endNanos + tail);
   }
@@ -236,6 +239,22 @@ final class PlantRun {
    */
   int secondsOutOfTierOrder() {
     return TierOrderAudit.secondsOutOfOrder(sim, endNanos);
+  }
+
+  /**
+   * The ticks of the last phase in which a baseline probe ended and a ratio that was 0 rose above it: at its end a
+   * probe's tick is saturated at the pin it set, which is the engine's doing, not the load's.
+   */
+  int probeEndsThatStartedShedding() {
+    long from = shape.phases.get(shape.phases.size() - 1).startNanos();
+    int count = 0;
+    for (int i = 1; i < times.size(); i++) {
+      if (times.get(i) >= from && probing.get(i - 1) && !probing.get(i) && ratios.get(i - 1) == 0
+          && ratios.get(i) > 0) {
+        count++;
+      }
+    }
+    return count;
   }
 
   /** Seconds after the start of the last phase until every scope's ratio is 0 for the rest of the run. */
