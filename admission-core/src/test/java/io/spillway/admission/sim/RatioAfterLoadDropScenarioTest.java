@@ -3,8 +3,10 @@ package io.spillway.admission.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Arrays;
+import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A load that drops releases its shedding within a second: the plant matrix's STUCK shape, 5 × C falling to 0.1 × C
@@ -26,14 +28,17 @@ class RatioAfterLoadDropScenarioTest {
 
   static final int MOST_SEEDS_OVER_A_SECOND = 3;
 
+  /** The STUCK plants of the sweep: config, service time (ms), capacity (requests a second). */
+  static Stream<Arguments> stuckPlants() {
+    return Stream.of(Arguments.of(PlantRun.Config.FITTED, 1, 1000), Arguments.of(PlantRun.Config.DEFAULTS, 20, 100),
+        Arguments.of(PlantRun.Config.FITTED, 20, 100), Arguments.of(PlantRun.Config.DEFAULTS, 20, 1000),
+        Arguments.of(PlantRun.Config.FITTED, 1, 10000), Arguments.of(PlantRun.Config.DEFAULTS, 200, 100));
+  }
+
   @ParameterizedTest(name = "{0} S {1} ms C {2}/s")
-  @CsvSource({"FITTED, 1, 1000", "DEFAULTS, 20, 100", "FITTED, 20, 100", "DEFAULTS, 20, 1000", "FITTED, 1, 10000",
-      "DEFAULTS, 200, 100"})
+  @MethodSource("stuckPlants")
   void theRatioIsBackAtZeroWithinASecondOfTheDrop(PlantRun.Config config, long serviceMillis, double capacity) {
-    Plant plant = new Plant(serviceMillis * 1_000_000L, capacity);
-    double[] seconds = Seeds.sweep()
-        .mapToDouble(seed -> PlantRun.run(plant, Plant.Shape.STUCK, config, seed).secondsToZeroRatio())
-        .toArray();
+    double[] seconds = runs(config, serviceMillis, capacity).mapToDouble(PlantRun::secondsToZeroRatio).toArray();
     assertThat(Arrays.stream(seconds).filter(s -> s > PlantMatrixTest.ZERO_RATIO_TARGET).count())
         .as("seeds of %s whose ratio is above 0 later than %s s after the drop: %s", Seeds.range(),
             PlantMatrixTest.ZERO_RATIO_TARGET, Arrays.toString(seconds))
@@ -46,14 +51,16 @@ class RatioAfterLoadDropScenarioTest {
    * and 13 (one tick each, and seed 3's ratio then stood 4.4 s after the drop), seed 31 of 21–40 (4.3 s).
    */
   @ParameterizedTest(name = "{0} S {1} ms C {2}/s")
-  @CsvSource({"FITTED, 1, 1000", "DEFAULTS, 20, 100", "FITTED, 20, 100", "DEFAULTS, 20, 1000", "FITTED, 1, 10000",
-      "DEFAULTS, 200, 100"})
+  @MethodSource("stuckPlants")
   void theEndOfAProbeDoesNotStartShedding(PlantRun.Config config, long serviceMillis, double capacity) {
+    int[] probeEnds = runs(config, serviceMillis, capacity).mapToInt(PlantRun::probeEndsThatStartedShedding).toArray();
+    assertThat(Arrays.stream(probeEnds).sum())
+        .as("probe ends that started shedding after the drop, seeds %s: %s", Seeds.range(), Arrays.toString(probeEnds))
+        .isZero();
+  }
+
+  private static Stream<PlantRun> runs(PlantRun.Config config, long serviceMillis, double capacity) {
     Plant plant = new Plant(serviceMillis * 1_000_000L, capacity);
-    long[] seeds = Seeds.sweep()
-        .filter(seed -> PlantRun.run(plant, Plant.Shape.STUCK, config, seed).probeEndsThatStartedShedding() > 0)
-        .toArray();
-    assertThat(seeds).as("seeds of %s on which a probe's end started shedding after the drop", Seeds.range())
-        .isEmpty();
+    return Seeds.sweep().mapToObj(seed -> PlantRun.run(plant, Plant.Shape.STUCK, config, seed));
   }
 }
