@@ -42,7 +42,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
+import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -211,9 +213,10 @@ final class DemoMode implements Callable<Integer> {
       final LoadShape shape = new LoadShape(duration, ramp, 10_000, 100, 512);
       final int rampSeconds = (int) shape.rampSeconds();
       final int loadSeconds = (int) duration.toSeconds();
-      final StorageBusyWindow busy = rampSeconds < loadSeconds ? new StorageBusyWindow(cluster.nodes().stream()
-          .<LongSupplier>map(n -> n.storage()::busyNanos).toList(), first.storageThreads(), rampSeconds + 1,
-          loadSeconds, System::nanoTime) : null;
+      final AfterRampWindow busy = rampSeconds < loadSeconds ? new AfterRampWindow(cluster.nodes().stream()
+          .<LongSupplier>map(n -> n.storage()::busyNanos).toList(), cluster.nodes().stream()
+          .<Supplier<Histogram>>map(n -> n.eventLoopLag()::intervalHistogram).toList(), first.storageThreads(),
+          rampSeconds + 1, loadSeconds, System::nanoTime) : null;
       final LoadReport report;
       try {
         report = new LoadGenerator(plans, shape, out, () -> {
@@ -302,7 +305,7 @@ final class DemoMode implements Callable<Integer> {
   }
 
   private static void summary(LoadReport report, double capacity, int rampSeconds, ControlAudit audit,
-      StorageBusyWindow busy, List<StorageNode> nodes, PrintStream out) {
+      AfterRampWindow busy, List<StorageNode> nodes, PrintStream out) {
     out.println();
     out.println("summary");
     goodput(report, capacity, rampSeconds, out);
@@ -343,6 +346,12 @@ final class DemoMode implements Callable<Integer> {
           m.count(OpType.WRITE, PipelineMetrics.Outcome.OK),
           m.count(OpType.READ, PipelineMetrics.Outcome.TIMEOUT)
               + m.count(OpType.WRITE, PipelineMetrics.Outcome.TIMEOUT));
+      final Histogram lag = busy == null ? null : busy.lag(i);
+      if (lag != null && lag.getTotalCount() > 0) {
+        out.printf(Locale.ROOT, "      event loops behind schedule p50 %.1f, p99 %.1f, max %.1f ms in seconds %d-%d%n",
+            lag.getValueAtPercentile(50) / 1e6, lag.getValueAtPercentile(99) / 1e6, lag.getMaxValue() / 1e6,
+            busy.first(), busy.last());
+      }
     }
   }
 

@@ -15,6 +15,7 @@ import io.spillway.demo.pipeline.StorageExecutor;
 import io.spillway.demo.raft.KvClient;
 import io.spillway.demo.raft.PartitionGroups;
 import io.spillway.demo.raft.RaftNode;
+import io.spillway.demo.server.EventLoopLag;
 import io.spillway.demo.server.NodeView;
 import io.spillway.demo.server.RespServer;
 import io.spillway.demo.server.Transport;
@@ -157,6 +158,11 @@ public final class StorageNode implements AutoCloseable {
   /** The node's configuration. */
   public NodeConfig config() {
     return config;
+  }
+
+  /** How far behind their schedule the RESP event loops run. */
+  public EventLoopLag eventLoopLag() {
+    return resp.eventLoopLag();
   }
 
   /** The RESP listener's bound address. */

@@ -20,7 +20,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A node's RESP listener, on the {@link Transport} the host allows: connection cap → idle timeout → request
  * deadline → Netty's RESP codec with the node's bounds ({@link RespCodec}) → per-connection dispatcher
- * ({@link RespConnectionHandler}) feeding the {@link RequestPipeline}.
+ * ({@link RespConnectionHandler}) feeding the {@link RequestPipeline}. The event loops' lag behind their schedule is
+ * sampled ({@link EventLoopLag}).
  */
 public final class RespServer implements AutoCloseable {
   private final RespServerSettings settings;
@@ -29,6 +30,7 @@ public final class RespServer implements AutoCloseable {
   private final SessionCommands sessionCommands;
   private final ConnectionLimiter limiter;
   private final AtomicLong connectionIds = new AtomicLong();
+  private final EventLoopLag lag = new EventLoopLag(System::nanoTime);
   private EventLoopGroup boss;
   private EventLoopGroup workers;
   private Channel channel;
@@ -53,6 +55,7 @@ public final class RespServer implements AutoCloseable {
         transport.ioHandlerFactory());
     workers = new MultiThreadIoEventLoopGroup(workerThreads, new NamedThreadFactory(threadPrefix + "-resp"),
         transport.ioHandlerFactory());
+    lag.start(workers);
     final long idleMillis = settings.idleTimeout().toMillis();
     final ServerBootstrap bootstrap = new ServerBootstrap()
         .group(boss, workers)
@@ -80,6 +83,11 @@ public final class RespServer implements AutoCloseable {
     return (InetSocketAddress) channel.localAddress();
   }
 
+  /** How far behind their schedule the event loops that serve the connections run. */
+  public EventLoopLag eventLoopLag() {
+    return lag;
+  }
+
   /** Open client connections. */
   public int connections() {
     return limiter.open();
@@ -88,6 +96,7 @@ public final class RespServer implements AutoCloseable {
   /** Stops accepting, closes every connection and the event loops (waiting up to a few seconds). */
   @Override
   public synchronized void close() {
+    lag.stop();
     if (channel != null) {
       channel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
       channel = null;
