@@ -115,6 +115,7 @@ public final class StorageNode implements AutoCloseable {
             return raft.readyLeaderships();
           }
         }, VERSION);
+    resp.eventLoopLag().alsoRecordTo(metrics::eventLoopLag);
   }
 
   /**

@@ -70,7 +70,8 @@ class AdminAndLagTest {
     assertThat(metrics.statusCode()).isEqualTo(200);
     assertThat(metrics.body())
         .containsPattern("spillway_demo_requests_total\\{node=\"n1\",op=\"write\",outcome=\"ok\"} [1-9][0-9]*\\.0")
-        .containsPattern("spillway_demo_requests_total\\{node=\"n1\",op=\"read\",outcome=\"ok\"} [1-9]");
+        .containsPattern("spillway_demo_requests_total\\{node=\"n1\",op=\"read\",outcome=\"ok\"} [1-9]")
+        .containsPattern("spillway_demo_eventloop_lag_seconds_count\\{node=\"n1\"} [1-9]");
     final long before = System.currentTimeMillis();
     final HttpResponse<String> status = send("GET", "/status");
     final long after = System.currentTimeMillis();

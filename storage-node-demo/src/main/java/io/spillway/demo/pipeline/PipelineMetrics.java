@@ -22,6 +22,8 @@ public final class PipelineMetrics {
   public static final String INFLIGHT = "spillway.demo.inflight";
   /** Storage queue gauge name. */
   public static final String STORAGE_QUEUE = "spillway.demo.storage.queued";
+  /** Timer of the RESP event loops' lag behind their schedule ({@code io.spillway.demo.server.EventLoopLag}). */
+  public static final String EVENT_LOOP_LAG = "spillway.demo.eventloop.lag";
 
   /** How a request ended; CLOSED: its connection closed before the reply (the client gave up). */
   public enum Outcome { OK, ERROR, BUSY, TIMEOUT, CLOSED }
@@ -29,6 +31,7 @@ public final class PipelineMetrics {
   private final Counter[][] counters = new Counter[OpType.values().length][Outcome.values().length];
   private final Timer[] latency = new Timer[OpType.values().length];
   private final AtomicInteger[] inflight = new AtomicInteger[OpType.values().length];
+  private final Timer eventLoopLag;
 
   /** Registers the meters of node {@code nodeId}. */
   public PipelineMetrics(MeterRegistry registry, String nodeId, StorageExecutor storage) {
@@ -47,6 +50,13 @@ public final class PipelineMetrics {
     }
     Gauge.builder(STORAGE_QUEUE, storage, StorageExecutor::queued).description("Tasks waiting for a storage thread")
         .tag("node", nodeId).register(registry);
+    eventLoopLag = Timer.builder(EVENT_LOOP_LAG).description("How late an event loop ran a task due every 10 ms")
+        .tag("node", nodeId).register(registry);
+  }
+
+  /** One sample of an event loop's lag behind its schedule. */
+  public void eventLoopLag(long nanos) {
+    eventLoopLag.record(nanos, TimeUnit.NANOSECONDS);
   }
 
   /** An admitted request started on the storage executor. */

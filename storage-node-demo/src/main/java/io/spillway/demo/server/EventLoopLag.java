@@ -4,6 +4,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.EventExecutor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
@@ -19,8 +20,8 @@ import org.HdrHistogram.Recorder;
  * <p>A diagnostic only: shedding on it was measured and does not help (the loops are behind on the arriving requests
  * themselves, which no admission decision removes).
  *
- * <p>Thread-safe: each loop records into one {@link Recorder}; {@link #intervalHistogram} may be called from any
- * thread.
+ * <p>Thread-safe: each loop records into one {@link Recorder} (and a listener, the node's Micrometer timer
+ * {@code spillway.demo.eventloop.lag}); {@link #intervalHistogram} may be called from any thread.
  */
 public final class EventLoopLag {
 
@@ -31,6 +32,7 @@ public final class EventLoopLag {
 
   private final Recorder recorder = new Recorder(MAX_LAG_NANOS, 2);
   private final LongSupplier clock;
+  private volatile LongConsumer listener = nanos -> { };
   private volatile boolean stopped;
 
   /** @param clock reads nanoseconds ({@code System::nanoTime}; a test passes its own) */
@@ -52,12 +54,19 @@ public final class EventLoopLag {
     long due = clock.getAsLong() + PERIOD_NANOS;
     try {
       loop.schedule(() -> {
-        recorder.recordValue(Math.min(MAX_LAG_NANOS, Math.max(0L, clock.getAsLong() - due)));
+        long lag = Math.min(MAX_LAG_NANOS, Math.max(0L, clock.getAsLong() - due));
+        recorder.recordValue(lag);
+        listener.accept(lag);
         scheduleNext(loop);
       }, PERIOD_NANOS, TimeUnit.NANOSECONDS);
     } catch (RejectedExecutionException shutDown) {
       stopped = true;
     }
+  }
+
+  /** Passes every sample to {@code listener} as well (a meter), from the loop's thread. */
+  public void alsoRecordTo(LongConsumer listener) {
+    this.listener = listener;
   }
 
   /** Stops scheduling; a task already scheduled still runs once unless its loop shuts down first. */

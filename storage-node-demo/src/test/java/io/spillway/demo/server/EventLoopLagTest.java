@@ -34,11 +34,14 @@ class EventLoopLagTest {
 
   @Test
   void aStallOfTheLoopIsRecordedAsItsLengthLessThePeriod() {
+    AtomicLong longestHeard = new AtomicLong();
+    lag.alsoRecordTo(nanos -> longestHeard.accumulateAndGet(nanos, Math::max));
     lag.start(group);
     group.next().execute(() -> clock.addAndGet(200 * MS));
     Histogram seen = samplesUntil(h -> h.getMaxValue() >= 150 * MS);
     assertThat(seen.getMaxValue()).isBetween(seen.lowestEquivalentValue(190 * MS),
         seen.highestEquivalentValue(190 * MS));
+    assertThat(longestHeard).as("the listener hears each sample").hasValue(190 * MS);
   }
 
   @Test
