@@ -584,7 +584,7 @@ public final class ControlLoop {
    */
   private int loadPin(long now) {
     return offeredPerSecond <= reach(now)
-        ? ProbePin.loadPin(ceiling.arrivalRate(), meanServiceNanos, tuner.limit()) : 0;
+        ? ProbePin.loadPin(ceiling.arrivalRate(), meanServiceNanos, tuner.limit(), servedConcurrency) : 0;
   }
 
   /** The most arrivals per second the node has shown it keeps up with ({@link #KEEPING_UP}); NaN before a second. */

@@ -108,18 +108,24 @@ final class ProbePin {
 
   /**
    * The pin a probe that starts now needs for its load, by Little's law: {@code arrivals × the mean service time ×}
-   * {@link #PIN_LOAD_HEADROOM}, at most half the tuned limit (0 when either rate is unknown). The control loop asks
-   * for it only under a load within the node's reach, shed requests counted (a node that got slower, not an overload):
-   * there a pin of an eighth of the limit held the load behind the last requests of the old queue, while the node's
-   * other workers idled, for as long as a slow node takes to finish them ({@code ProbeAfterOverloadScenarioTest}, 20
-   * workers 7 times slower: a pin of 4 that the old queue's last requests held for 1.2 s while 30–43 requests waited;
-   * {@code SlowerNodeScenarioTest}). The mean still holds the node's own queue, so the need may read high: half the
-   * tuned limit is about the node's parallelism where the tuner has settled (twice its workers), and
-   * {@link #followLoad} sizes the pin again once the old work has drained.
+   * {@link #PIN_LOAD_HEADROOM}, at most half the tuned limit, or the served concurrency where that is more, up to the
+   * tuned limit (0 when either rate is unknown). The control loop asks for it only under a load within the node's
+   * reach, shed requests counted (a node that got slower, not an overload): there a pin of an eighth of the limit held
+   * the load behind the last requests of the old queue, while the node's other workers idled, for as long as a slow
+   * node takes to finish them ({@code ProbeAfterOverloadScenarioTest}, 20 workers 7 times slower: a pin of 4 that the
+   * old queue's last requests held for 1.2 s while 30–43 requests waited; {@code SlowerNodeScenarioTest}). The mean
+   * still holds the node's own queue, so the need may read high: half the tuned limit is about the node's parallelism
+   * where the tuner has settled (twice its workers), and {@link #followLoad} sizes the pin again once the old work has
+   * drained. A limit tuned under a light load has not settled there (600 workers at a quarter of their capacity: a
+   * limit of 230 where the node, 3 times slower, needs about 480), while the concurrency the node has served with its
+   * no-load latency ({@link io.spillway.admission.control.ServedConcurrency}) is parallelism it has shown.
+   *
+   * @param servedConcurrency the node's served concurrency (NaN: unknown)
    */
-  static int loadPin(double arrivalRate, double meanNanos, int tunedLimit) {
+  static int loadPin(double arrivalRate, double meanNanos, int tunedLimit, double servedConcurrency) {
     double needed = Math.ceil(arrivalRate * meanNanos * 1e-9 * PIN_LOAD_HEADROOM);
-    return needed > 0 ? (int) Math.min(tunedLimit / 2, needed) : 0;
+    double cap = servedConcurrency > tunedLimit / 2 ? Math.min(tunedLimit, servedConcurrency) : tunedLimit / 2;
+    return needed > 0 ? (int) Math.min(cap, needed) : 0;
   }
 
   /**

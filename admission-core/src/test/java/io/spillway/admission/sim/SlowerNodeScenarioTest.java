@@ -111,9 +111,14 @@ class SlowerNodeScenarioTest {
    * (0.954), its lowest seed asserted at 0.9. With the load's pin withheld while a scope sheds (a slower node's limit
    * is cut and it sheds before its probe comes), FITTED K 600's lowest seed read 0.871 and DEFAULTS K 200's seed 25
    * 0.783.
+   *
+   * <p>Since the load's pin may reach the served concurrency where that is more than half the tuned limit (a limit
+   * tuned under a quarter of the node's capacity is not its parallelism), seeds 1–20 (21–40): DEFAULTS K 200 0.995
+   * (0.881) and 0.979 (0.905); DEFAULTS K 600 0.946 (0.887) and 0.939 (0.889), its lowest seed asserted at 0.88,
+   * which fails without it (0.859); FITTED K 600 as before.
    */
   @ParameterizedTest(name = "{0}, S 200 ms, C {1}/s")
-  @CsvSource({"DEFAULTS, 1000, 0.95, 0.82", "DEFAULTS, 3000, 0.89, 0.78", "FITTED, 3000, 0.95, 0.9"})
+  @CsvSource({"DEFAULTS, 1000, 0.95, 0.82", "DEFAULTS, 3000, 0.93, 0.88", "FITTED, 3000, 0.95, 0.9"})
   void theProbesPinFollowsTheLoadPastTheTunedLimit(PlantRun.Config config, double capacity, double meanFloor,
       double seedFloor) {
     slowPhaseGoodputAtLeast(new Plant(200_000_000L, capacity), config, meanFloor, seedFloor);
