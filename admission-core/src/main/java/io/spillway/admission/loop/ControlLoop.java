@@ -348,10 +348,6 @@ public final class ControlLoop {
     // After a probe, the queue it built drains for a few ticks: until it has, its waits and its balance are the
     // probe's doing, and the ratios hold as during the probe.
     boolean holding = probePin.holding(pinned, waiting);
-    // A pin that no longer binds, with nothing waiting, is a node with idle permits: its ratios decay as on any
-    // unsaturated node. A probe's hold is for the queue its pin builds; the probe's ticks still do not count towards an
-    // idle node's release at once (ScopeRejector).
-    boolean holdsRatios = holding && !(pinned && !saturatedNow);
     // The queue delay of a standing queue only: once the queue has emptied, the waits of the requests it just
     // dispatched describe a backlog that is gone, and counting them (a lagging p90 at the top of the error) made the
     // ratio overshoot into T1 right after an overload's first surge.
@@ -392,9 +388,12 @@ public final class ControlLoop {
     long arrivedTiers = distribution.arrivedGroups(s.cohortsPerTier);
     // This tick's arrivals rather than the smoothed rate: the smoothed one still read an overload 0.4 s after it ended.
     boolean offeredBeyondReach = balance.arrived() / dt > reach(now);
-    // The tick a probe ends was saturated at the pin the probe set, the engine's doing: unless its arrivals outran
-    // what the node has shown it completes, the ratios hold through it as through the probe.
-    boolean ratiosHold = holdsRatios || wasPinned && !pinned && saturatedNow && !offeredBeyondReach;
+    // A probe's queue is its own doing: the ratios hold while it stands (a neutral error keeps the PID's clock
+    // running). A pin that no longer binds, with nothing waiting, is a node with idle permits: its ratios decay as on
+    // any unsaturated node (the probe's ticks still do not count towards an idle node's release at once,
+    // ScopeRejector). The tick a probe ends was saturated at the pin the probe set, the engine's doing as well: unless
+    // its arrivals outran what the node has shown it completes, the ratios hold through it too.
+    boolean ratiosHold = holding ? !(pinned && !saturatedNow) : wasPinned && saturatedNow && !offeredBeyondReach;
     double maxRatio = 0;
     for (ScopeRejector r : set.rejectors()) {
       double m = r.readSignals(saturatedNow, dt);
@@ -403,8 +402,6 @@ public final class ControlLoop {
       } else if (r == set.all()) {
         m = Double.isNaN(m) ? cinnamon : Math.max(m, cinnamon);
       }
-      // A probe's queue is its own doing: the ratios hold while it stands (a neutral error keeps the PID's clock
-      // running).
       // Little's bound is about the node's own saturation; an embedder's signal above target (a backlog elsewhere)
       // is evidence the node's throughput cannot weigh.
       boolean bounded = r == set.all() && !(r.externalError() > 0);
