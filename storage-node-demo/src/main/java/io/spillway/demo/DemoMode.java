@@ -213,7 +213,7 @@ final class DemoMode implements Callable<Integer> {
       final LoadShape shape = new LoadShape(duration, ramp, 10_000, 100, 512);
       final int rampSeconds = (int) shape.rampSeconds();
       final int loadSeconds = (int) duration.toSeconds();
-      final AfterRampWindow busy = rampSeconds < loadSeconds ? new AfterRampWindow(cluster.nodes().stream()
+      final AfterRampWindow afterRamp = rampSeconds < loadSeconds ? new AfterRampWindow(cluster.nodes().stream()
           .<LongSupplier>map(n -> n.storage()::busyNanos).toList(), cluster.nodes().stream()
           .<Supplier<Histogram>>map(n -> n.eventLoopLag()::intervalHistogram).toList(), first.storageThreads(),
           rampSeconds + 1, loadSeconds, System::nanoTime) : null;
@@ -221,8 +221,8 @@ final class DemoMode implements Callable<Integer> {
       try {
         report = new LoadGenerator(plans, shape, out, () -> {
           audit.sample();
-          if (busy != null) {
-            busy.onSecond();
+          if (afterRamp != null) {
+            afterRamp.onSecond();
           }
           if (trace != null) {
             trace.print(out);
@@ -232,7 +232,7 @@ final class DemoMode implements Callable<Integer> {
         observer.shutdownNow();
       }
       // Taken while the engines still run; printed once the cluster is down, so it stays the last thing printed.
-      summary(report, capacityPerSecond(first.storageThreads(), first.storageCost()), rampSeconds, audit, busy,
+      summary(report, capacityPerSecond(first.storageThreads(), first.storageCost()), rampSeconds, audit, afterRamp,
           cluster.nodes(), new PrintStream(summary, true, StandardCharsets.UTF_8));
     } finally {
       hog.close();
@@ -305,7 +305,7 @@ final class DemoMode implements Callable<Integer> {
   }
 
   private static void summary(LoadReport report, double capacity, int rampSeconds, ControlAudit audit,
-      AfterRampWindow busy, List<StorageNode> nodes, PrintStream out) {
+      AfterRampWindow afterRamp, List<StorageNode> nodes, PrintStream out) {
     out.println();
     out.println("summary");
     goodput(report, capacity, rampSeconds, out);
@@ -337,20 +337,20 @@ final class DemoMode implements Callable<Integer> {
           + "cut %d of %d levels%n", n.config().nodeId(), n.raft().leaderships(), n.config().partitions(), s.limit(),
           s.inflight(), s.rejectionRatio(), s.cut(), s.levels());
       final PipelineMetrics m = n.metrics();
-      final double window = busy == null ? Double.NaN : busy.busyShare(i);
+      final double window = afterRamp == null ? Double.NaN : afterRamp.busyShare(i);
       out.printf(Locale.ROOT, "      storage busy %.1f %% of %d threads%s; ok reads %d, writes %d; timed out %d%n",
           100.0 * n.storage().busyNanos() / (report.seconds() * 1e9) / n.storage().threads(),
           n.storage().threads(), Double.isNaN(window) ? "" : String.format(Locale.ROOT,
-              " (%.1f %% in seconds %d-%d, after the ramp)", 100 * window, busy.first(), busy.last()),
+              " (%.1f %% in seconds %d-%d, after the ramp)", 100 * window, afterRamp.first(), afterRamp.last()),
           m.count(OpType.READ, PipelineMetrics.Outcome.OK),
           m.count(OpType.WRITE, PipelineMetrics.Outcome.OK),
           m.count(OpType.READ, PipelineMetrics.Outcome.TIMEOUT)
               + m.count(OpType.WRITE, PipelineMetrics.Outcome.TIMEOUT));
-      final Histogram lag = busy == null ? null : busy.lag(i);
+      final Histogram lag = afterRamp == null ? null : afterRamp.lag(i);
       if (lag != null && lag.getTotalCount() > 0) {
         out.printf(Locale.ROOT, "      event loops behind schedule p50 %.1f, p99 %.1f, max %.1f ms in seconds %d-%d%n",
             lag.getValueAtPercentile(50) / 1e6, lag.getValueAtPercentile(99) / 1e6, lag.getMaxValue() / 1e6,
-            busy.first(), busy.last());
+            afterRamp.first(), afterRamp.last());
       }
     }
   }
