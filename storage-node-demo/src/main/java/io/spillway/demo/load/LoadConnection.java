@@ -1,44 +1,51 @@
 package io.spillway.demo.load;
 
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.handler.codec.redis.ArrayRedisMessage;
+import io.netty.handler.codec.redis.FullBulkStringRedisMessage;
+import io.netty.handler.codec.redis.RedisMessage;
 import io.spillway.admission.Ticker;
 import io.spillway.demo.command.TierNames;
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.OptionalLong;
-import java.util.Queue;
-import java.util.concurrent.ArrayBlockingQueue;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
- * One open-loop RESP client connection: a writer thread sends GET/SET on a fixed schedule whether or not replies
- * came back (up to {@code maxOutstanding} unanswered, beyond which the scheduled send is skipped and counted), and a
- * reader thread parses replies in order and records their outcome and latency. The rate ramps linearly from 10 %
- * to 100 % over the ramp time.
+ * One open-loop RESP client connection on the load's shared event loops ({@link LoadLoops}): it sends GET/SET on a
+ * fixed schedule whether or not replies came back (up to {@code maxOutstanding} unanswered, beyond which a scheduled
+ * send is skipped and counted), and {@link LoadReplies} matches the replies to the requests in order and records
+ * their outcome and latency. The rate ramps linearly from 10 % to 100 % over the ramp time. Sends that fell due while
+ * the loop was busy go out together at once, so a late loop does not lower the offered rate.
  */
 final class LoadConnection implements AutoCloseable {
-  /** How long a writer waits at its start line: longer than starting every connection's threads takes. */
-  static final Duration START_TIMEOUT = Duration.ofSeconds(60);
   /** How long a reply may take: a request unanswered for this long fails its connection. */
   static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
-  private final Socket socket;
-  private final OutputStream out;
-  private final InputStream in;
+  /** How long the node may take to answer the setup commands. */
+  static final Duration SETUP_TIMEOUT = Duration.ofSeconds(5);
+  /** How often the connection checks for a request that has gone unanswered for {@link #READ_TIMEOUT}. */
+  private static final long OVERDUE_CHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
+
   /** A request awaiting its reply; {@code key} and {@code value} only for a ledger SET. */
   record Pending(long sentAtNanos, String key, String value) {
   }
 
-  private final ArrayBlockingQueue<Pending> sentAt;
+  /** Whether a connection still sends, and how its reply side stops it. */
+  interface Sending {
+    boolean active();
+
+    void stop();
+  }
+
+  private final Channel channel;
+  private final LoadReplies replies;
   private final WriteLedger ledger;
-  private long writes;
   private final TierStats stats;
   private final LoadShape shape;
   private final ConnectionPlan plan;
@@ -46,115 +53,140 @@ final class LoadConnection implements AutoCloseable {
   private final byte[] value;
   private final String ledgerPrefix;
   private final java.util.function.Predicate<String> keyFilter;
-  /** Written by the writer thread once its start line opens; read by it alone. */
-  private long startNanos;
   private volatile boolean running = true;
-  private Thread writer;
-  private Thread reader;
+  /** The schedule's start and next send, and the ledger writes so far; on the event loop only. */
+  private long startNanos;
+  private long next;
+  private long writes;
 
   /** A connection that may use any key. */
-  LoadConnection(ConnectionPlan plan, LoadShape shape, TierStats stats) throws IOException {
-    this(plan, shape, stats, null, null, k -> true);
+  LoadConnection(ConnectionPlan plan, LoadShape shape, TierStats stats, LoadLoops loops) throws IOException {
+    this(plan, shape, stats, null, null, k -> true, loops);
   }
 
   /**
-   * A connection; with a {@code ledger}, every SET writes a fresh key {@code <ledgerPrefix>:<n>} with a unique value
-   * and each {@code +OK} is recorded in the ledger; only keys {@code keyFilter} accepts are used (GET keys too).
+   * A connection, set up (named, its tier set) when this returns; with a {@code ledger}, every SET writes a fresh key
+   * {@code <ledgerPrefix>:<n>} with a unique value and each {@code +OK} is recorded in the ledger; only keys {@code
+   * keyFilter} accepts are used (GET keys too).
    */
   LoadConnection(ConnectionPlan plan, LoadShape shape, TierStats stats, WriteLedger ledger, String ledgerPrefix,
-      java.util.function.Predicate<String> keyFilter) throws IOException {
+      java.util.function.Predicate<String> keyFilter, LoadLoops loops) throws IOException {
     this.plan = plan;
     this.keyFilter = keyFilter;
     this.ledger = ledger;
     this.ledgerPrefix = ledgerPrefix;
     this.shape = shape;
     this.stats = stats;
-    this.sentAt = new ArrayBlockingQueue<>(shape.maxOutstanding());
     this.intervalNanos = Math.max(1, (long) (1e9 / plan.ratePerSecond()));
     this.value = "v".repeat(shape.valueBytes()).getBytes(StandardCharsets.US_ASCII);
-    final String name = plan.name();
-    socket = RespWire.connect(plan.target(), 5_000);
-    socket.setTcpNoDelay(true);
-    socket.setSoTimeout((int) READ_TIMEOUT.toMillis());
-    out = new BufferedOutputStream(socket.getOutputStream(), 16 << 10);
-    in = new BufferedInputStream(socket.getInputStream(), 16 << 10);
-    RespWire.command(out, "CLIENT", "SETNAME", name);
-    RespWire.command(out, "SPILLWAY.TIER", TierNames.wireName(plan.tier()));
-    out.flush();
-    for (int i = 0; i < 2; i++) {
-      final String line = RespWire.readLine(in);
+    this.replies = new LoadReplies(stats, ledger, Ticker.system(), READ_TIMEOUT.toNanos(), new Sending() {
+      @Override
+      public boolean active() {
+        return running;
+      }
+
+      @Override
+      public void stop() {
+        running = false;
+      }
+    });
+    this.channel = loops.connect(plan.target(), replies);
+    final var answers = replies.setup(2);
+    channel.write(command("CLIENT", "SETNAME", plan.name()));
+    channel.writeAndFlush(command("SPILLWAY.TIER", TierNames.wireName(plan.tier())));
+    final List<String> lines;
+    try {
+      lines = answers.get(SETUP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException | TimeoutException | InterruptedException e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      close();
+      throw new IOException("setup of " + plan.name() + " failed: " + (e instanceof TimeoutException
+          ? "no answer within " + SETUP_TIMEOUT.toSeconds() + " s" : "the connection closed"), e);
+    }
+    for (String line : lines) {
       if (!line.startsWith("+")) {
-        throw new IOException("setup of " + name + " failed: " + line);
+        close();
+        throw new IOException("setup of " + plan.name() + " failed: " + line);
       }
     }
   }
 
-  /**
-   * Starts the connection's threads. The writer sends nothing until {@code line} opens, and its schedule (the ramp
-   * included) begins at the instant the line opened; it gives up, sending nothing, if the line stays shut for
-   * {@link #START_TIMEOUT}.
-   */
-  void start(String name, StartLine line) {
-    writer = new Thread(() -> writeLoop(line), name + "-writer");
-    reader = new Thread(this::readLoop, name + "-reader");
-    writer.setDaemon(true);
-    reader.setDaemon(true);
-    reader.start();
-    writer.start();
+  /** Begins the schedule at the instant {@code line} opens (the ramp included); nothing is sent before. */
+  void start(StartLine line) {
+    line.whenOpen(begin -> channel.eventLoop().execute(() -> begin(begin)));
   }
 
-  private void writeLoop(StartLine line) {
-    final OptionalLong begin;
-    try {
-      begin = line.await(START_TIMEOUT);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return;
-    }
-    if (begin.isEmpty()) {
-      return;
-    }
-    startNanos = begin.getAsLong();
+  private void begin(long begin) {
+    startNanos = begin;
     // The first send falls anywhere within the first interval of the schedule, the ramp's (ten times the full rate's)
     // if there is one: with the full rate's, every connection sent within its first 74 ms (row (c): 636 connections),
     // a burst at the full rate at the start of the ramp.
-    long next = startNanos + ThreadLocalRandom.current().nextLong(currentInterval());
-    try {
-      while (running) {
-        final long wait = next - System.nanoTime();
-        if (wait > 0) {
-          LockSupport.parkNanos(wait);
-          continue;
-        }
-        next += currentInterval();
-        if (sentAt.remainingCapacity() == 0) {
-          stats.skipped.increment();
-          continue;
-        }
-        final String key = Keys.uniform(shape.keys(), keyFilter);
-        stats.sent.increment();
-        if (ThreadLocalRandom.current().nextDouble() < plan.readRatio()) {
-          sentAt.add(new Pending(System.nanoTime(), null, null));
-          RespWire.command(out, "GET", key);
-        } else if (ledger != null) {
-          long n = ++writes;
-          String k = ledgerPrefix + ":" + n;
-          while (!keyFilter.test(k)) {
-            n = ++writes;
-            k = ledgerPrefix + ":" + n;
-          }
-          final String v = uniqueValue(n);
-          sentAt.add(new Pending(System.nanoTime(), k, v));
-          RespWire.command(out, "SET", k, v);
-        } else {
-          sentAt.add(new Pending(System.nanoTime(), null, null));
-          RespWire.command(out, "SET", key, value);
-        }
-        out.flush();
-      }
-    } catch (IOException e) {
-      running = false;
+    next = startNanos + ThreadLocalRandom.current().nextLong(intervalAt(intervalNanos, shape.ramp().toNanos(), 0));
+    sendDue();
+    checkOverdue();
+  }
+
+  /** Sends every request due by now, flushes them once, and comes back when the next one is due. */
+  private void sendDue() {
+    if (!running) {
+      replies.checkDrained();
+      return;
     }
+    final long now = System.nanoTime();
+    boolean wrote = false;
+    while (next <= now) {
+      next += intervalAt(intervalNanos, shape.ramp().toNanos(), now - startNanos);
+      if (replies.outstanding() >= shape.maxOutstanding()) {
+        stats.skipped.increment();
+        continue;
+      }
+      send();
+      wrote = true;
+    }
+    if (wrote) {
+      channel.flush();
+    }
+    channel.eventLoop().schedule(this::sendDue, next - now, TimeUnit.NANOSECONDS);
+  }
+
+  private void send() {
+    final String key = Keys.uniform(shape.keys(), keyFilter);
+    stats.sent.increment();
+    if (ThreadLocalRandom.current().nextDouble() < plan.readRatio()) {
+      replies.sent(new Pending(System.nanoTime(), null, null));
+      channel.write(command("GET", key));
+    } else if (ledger != null) {
+      long n = ++writes;
+      String k = ledgerPrefix + ":" + n;
+      while (!keyFilter.test(k)) {
+        n = ++writes;
+        k = ledgerPrefix + ":" + n;
+      }
+      final String v = uniqueValue(n);
+      replies.sent(new Pending(System.nanoTime(), k, v));
+      channel.write(command("SET", k, v));
+    } else {
+      replies.sent(new Pending(System.nanoTime(), null, null));
+      channel.write(command("SET", key, value));
+    }
+  }
+
+  private void checkOverdue() {
+    if (channel.isOpen() && !replies.failIfOverdue()) {
+      channel.eventLoop().schedule(this::checkOverdue, OVERDUE_CHECK_NANOS, TimeUnit.NANOSECONDS);
+    }
+  }
+
+  /** A command as Netty's RESP encoder takes it: an array of bulk strings ({@code String} as UTF-8). */
+  static RedisMessage command(Object... args) {
+    final List<RedisMessage> parts = new ArrayList<>(args.length);
+    for (Object a : args) {
+      final byte[] bytes = a instanceof byte[] raw ? raw : ((String) a).getBytes(StandardCharsets.UTF_8);
+      parts.add(new FullBulkStringRedisMessage(Unpooled.wrappedBuffer(bytes)));
+    }
+    return new ArrayRedisMessage(parts);
   }
 
   /** A value unique to this connection's n-th write, padded to the configured size. */
@@ -164,11 +196,6 @@ final class LoadConnection implements AutoCloseable {
       b.append('v');
     }
     return b.toString();
-  }
-
-  /** The send interval now. */
-  private long currentInterval() {
-    return intervalAt(intervalNanos, shape.ramp().toNanos(), System.nanoTime() - startNanos);
   }
 
   /**
@@ -183,70 +210,19 @@ final class LoadConnection implements AutoCloseable {
     return (long) (intervalNanos / (0.1 + 0.9 * progress));
   }
 
-  private void readLoop() {
-    try {
-      readReplies(in, sentAt, stats, ledger, Ticker.system(), READ_TIMEOUT.toNanos(), () -> running);
-    } catch (IOException | RuntimeException e) {
-      if (running) {
-        stats.errors.add(Math.max(1, sentAt.size()));
-      }
-      running = false;
-    }
-  }
-
-  /**
-   * Reads replies in order, each answering the oldest request {@code sentAt} holds, until {@code running} is false
-   * and nothing is outstanding. A read that times out between replies fails only if a request has waited {@code
-   * readTimeoutNanos}: a connection of a low-rate tier waits longer than that for its own first send (during the
-   * ramp, at 2 % of 28 req/s, over a minute), and its quiet counted as an error. One that times out in the middle of
-   * a reply fails the connection.
-   *
-   * @throws IOException if the stream fails, a request went unanswered for the read timeout, or a read timed out in
-   *     the middle of a reply
-   */
-  static void readReplies(InputStream in, Queue<Pending> sentAt, TierStats stats, WriteLedger ledger, Ticker ticker,
-      long readTimeoutNanos, BooleanSupplier running) throws IOException {
-    while (running.getAsBoolean() || !sentAt.isEmpty()) {
-      final int type;
-      try {
-        type = in.read();
-      } catch (SocketTimeoutException quiet) {
-        final Pending oldest = sentAt.peek();
-        if (oldest == null || ticker.read() - oldest.sentAtNanos() < readTimeoutNanos) {
-          continue;
-        }
-        throw quiet;
-      }
-      final RespWire.Reply reply;
-      try {
-        reply = RespWire.readReply(type, in);
-      } catch (SocketTimeoutException cut) {
-        // the bytes of the reply read so far are gone: reading on would answer the wrong requests
-        throw new SocketTimeoutException("read timed out in the middle of a reply");
-      }
-      final Pending p = sentAt.poll();
-      stats.recordReply(p == null ? 0 : ticker.read() - p.sentAtNanos(), reply.isError() ? reply.line() : null);
-      if (p != null && p.key() != null && reply.type() == '+') {
-        ledger.acknowledged(p.key(), p.value(), System.currentTimeMillis());
-      }
-    }
-  }
-
-  /** Stops sending (the reader keeps reading outstanding replies). */
+  /** Stops sending (replies to what is outstanding are still read). */
   void stopSending() {
     running = false;
   }
 
-  /** Stops sending, gives outstanding replies up to {@code drainMillis} to arrive, then closes the socket. */
+  /** Stops sending, gives outstanding replies up to {@code drainMillis} to arrive, then closes the connection. */
   void stop(long drainMillis) {
     running = false;
+    channel.eventLoop().execute(replies::checkDrained);
     try {
-      if (writer != null) {
-        writer.join(drainMillis);
-      }
-      if (reader != null) {
-        reader.join(drainMillis);
-      }
+      replies.drained().get(drainMillis, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException | ExecutionException e) {
+      // closing anyway: what is still outstanding gets no reply
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -256,10 +232,6 @@ final class LoadConnection implements AutoCloseable {
   @Override
   public void close() {
     running = false;
-    try {
-      socket.close();
-    } catch (IOException ignored) {
-      // closing anyway
-    }
+    channel.close().awaitUninterruptibly(1, TimeUnit.SECONDS);
   }
 }

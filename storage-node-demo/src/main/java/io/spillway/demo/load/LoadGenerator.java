@@ -82,29 +82,28 @@ public final class LoadGenerator {
     final StartLine line = new StartLine();
     final long start;
     final long elapsed;
-    try {
-      for (ConnectionPlan plan : plans) {
-        connections.add(new LoadConnection(plan, shape, stats.get(plan.tier()), ledger,
-            ledgerRun + ":" + plan.name() + "-" + connections.size(), keyFilter.and(plan.keys())));
+    try (LoadLoops loops = LoadLoops.forThisHost()) {
+      try {
+        for (ConnectionPlan plan : plans) {
+          connections.add(new LoadConnection(plan, shape, stats.get(plan.tier()), ledger,
+              ledgerRun + ":" + plan.name() + "-" + connections.size(), keyFilter.and(plan.keys()), loops));
+        }
+        final double rate = plans.stream().mapToDouble(ConnectionPlan::ratePerSecond).sum();
+        out.printf(Locale.ROOT, "offering %.0f req/s over %d connections for %d s (ramp %d s), tiers %s%n", rate,
+            plans.size(), shape.duration().toSeconds(), shape.ramp().toSeconds(), stats.keySet());
+        if (csv != null) {
+          csv.println("second,epoch_ms,tier,offered,ok,busy,errors,p50_ms,p99_ms,busy_reasons");
+        }
+        connections.forEach(c -> c.start(line));
+        start = System.nanoTime(); // every connection's schedule and the first row begin here
+        line.open(start);
+        report(start);
+        elapsed = System.nanoTime() - start;
+      } finally {
+        connections.forEach(LoadConnection::stopSending); // all at once, then give replies 2 s in total to arrive
+        final long drainDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        connections.forEach(c -> c.stop(Math.max(1, TimeUnit.NANOSECONDS.toMillis(drainDeadline - System.nanoTime()))));
       }
-      final double rate = plans.stream().mapToDouble(ConnectionPlan::ratePerSecond).sum();
-      out.printf(Locale.ROOT, "offering %.0f req/s over %d connections for %d s (ramp %d s), tiers %s%n", rate,
-          plans.size(), shape.duration().toSeconds(), shape.ramp().toSeconds(), stats.keySet());
-      if (csv != null) {
-        csv.println("second,epoch_ms,tier,offered,ok,busy,errors,p50_ms,p99_ms,busy_reasons");
-      }
-      for (int i = 0; i < connections.size(); i++) {
-        connections.get(i).start("load-" + i, line);
-      }
-      start = System.nanoTime(); // every connection's schedule and the first row begin here
-      line.open(start);
-      report(start);
-      elapsed = System.nanoTime() - start;
-    } finally {
-      connections.forEach(LoadConnection::stopSending); // all at once, then give replies 2 s in total to arrive
-      line.open(System.nanoTime()); // a load that failed to start: its writers, stopped, leave the line at once
-      final long drainDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-      connections.forEach(c -> c.stop(Math.max(1, TimeUnit.NANOSECONDS.toMillis(drainDeadline - System.nanoTime()))));
     }
     return summary(elapsed);
   }

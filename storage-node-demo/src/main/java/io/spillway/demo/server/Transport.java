@@ -2,19 +2,22 @@ package io.spillway.demo.server;
 
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.ServerChannel;
+import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
 import java.util.Locale;
 
 /**
- * The RESP listener's event-loop transport: Netty's native epoll transport on Linux where its library loads (the jar
- * carries it for x86-64), Java NIO elsewhere. Epoll spares a request's round trip the selector's per-wakeup garbage
- * and some of its system calls, which counts on a host whose cores are the bound (docs/storage-node-demo.md). The
- * system property {@value #PROPERTY} ({@code auto}, the default; {@code nio}; {@code epoll}) chooses one; asking for
- * epoll where it cannot load is an error that says why.
+ * The event-loop transport of the RESP listener and of the load generator's connections: Netty's native epoll
+ * transport on Linux where its library loads (the jar carries it for x86-64), Java NIO elsewhere. Epoll spares a
+ * request's round trip the selector's per-wakeup garbage and some of its system calls, which counts on a host whose
+ * cores are the bound (docs/storage-node-demo.md). The system property {@value #PROPERTY} ({@code auto}, the default;
+ * {@code nio}; {@code epoll}) chooses one; asking for epoll where it cannot load is an error that says why.
  */
 public enum Transport {
   EPOLL,
@@ -60,5 +63,10 @@ public enum Transport {
   /** The listening socket's channel class. */
   public Class<? extends ServerChannel> serverChannel() {
     return this == EPOLL ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+  }
+
+  /** A client connection's channel class. */
+  public Class<? extends SocketChannel> socketChannel() {
+    return this == EPOLL ? EpollSocketChannel.class : NioSocketChannel.class;
   }
 }

@@ -1,31 +1,34 @@
 package io.spillway.demo.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.spillway.admission.Ticker;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.redis.RedisArrayAggregator;
+import io.netty.handler.codec.redis.RedisBulkStringAggregator;
+import io.netty.handler.codec.redis.RedisDecoder;
+import io.netty.handler.codec.redis.SimpleStringRedisMessage;
 import io.spillway.admission.Tier;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Queue;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The load mode's per-second CSV: the chaos scripts take a load's window from its rows; the report keeps the same
@@ -61,6 +64,28 @@ class LoadGeneratorTest {
   }
 
   /**
+   * A load's connections share the generator's event loops: 60 connections run on at most two threads named
+   * {@code load-*}, where the generator before ran a reader and a writer thread per connection (120 here, 1,272 in the
+   * demo's row (c), whose wake-ups took a fifth of its CPU on a 2-core host).
+   */
+  @Test
+  void manyConnectionsRunOnAFewThreads() throws IOException {
+    try (ServerSocket ss = FakeRespServer.startForEach("+OK")) {
+      final InetSocketAddress target = new InetSocketAddress(InetAddress.getLoopbackAddress(), ss.getLocalPort());
+      final List<ConnectionPlan> plans = new ArrayList<>();
+      for (int i = 0; i < 60; i++) {
+        plans.add(new ConnectionPlan(target, Tier.T2, "many-" + i, 20, 1.0));
+      }
+      final long[] loadThreads = {0};
+      final LoadReport report = new LoadGenerator(plans, new LoadShape(Duration.ofSeconds(2), Duration.ZERO, 100, 10,
+          1000), new PrintStream(OutputStream.nullOutputStream()), () -> loadThreads[0] = Math.max(loadThreads[0],
+          Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("load")).count())).run();
+      assertThat(loadThreads[0]).as("threads named load-* during the run").isBetween(1L, 2L);
+      assertThat(report.rows().get(1).ok()).as("ok replies in the second second").isPositive();
+    }
+  }
+
+  /**
    * A writer waits at its start line and begins its schedule where the line opened: the per-second rows are counted
    * from that instant ({@link StartLine}). Nothing is sent while the line is shut; the first command arrives once it
    * opens.
@@ -72,29 +97,35 @@ class LoadGeneratorTest {
       final TierStats stats = new TierStats();
       final ConnectionPlan plan = new ConnectionPlan(new InetSocketAddress(InetAddress.getLoopbackAddress(),
           ss.getLocalPort()), Tier.T1, "line", 1000, 1.0);
-      final LoadConnection connection = new LoadConnection(plan,
-          new LoadShape(Duration.ofSeconds(5), Duration.ZERO, 100, 10, 1000), stats);
-      final StartLine line = new StartLine();
-      try {
-        connection.start("line", line);
-        assertThat(stats.sent.sum() + stats.skipped.sum()).as("sent or skipped before the line opened").isZero();
-        line.open(System.nanoTime());
-        assertThat(commands.poll(10, TimeUnit.SECONDS)).as("the first command after the line opened")
-            .startsWith("GET ");
-      } finally {
-        connection.stop(1_000);
+      try (LoadLoops loops = new LoadLoops(1)) {
+        final LoadConnection connection = new LoadConnection(plan,
+            new LoadShape(Duration.ofSeconds(5), Duration.ZERO, 100, 10, 1000), stats, loops);
+        final StartLine line = new StartLine();
+        try {
+          connection.start(line);
+          assertThat(commands.poll(200, TimeUnit.MILLISECONDS)).as("a command before the line opened").isNull();
+          assertThat(stats.sent.sum() + stats.skipped.sum()).as("sent or skipped before the line opened").isZero();
+          line.open(System.nanoTime());
+          assertThat(commands.poll(10, TimeUnit.SECONDS)).as("the first command after the line opened")
+              .startsWith("GET ");
+        } finally {
+          connection.stop(1_000);
+        }
       }
     }
   }
 
-  /** A line opens once, at the instant it was first given; a writer waiting past its timeout gets nothing. */
+  /** A line opens once, at the instant it was first given, for those that wait on it and those that come later. */
   @Test
-  void aStartLineOpensOnceAtTheInstantItWasGiven() throws InterruptedException {
+  void aStartLineOpensOnceAtTheInstantItWasGiven() {
     final StartLine line = new StartLine();
-    assertThat(line.await(Duration.ZERO)).as("a shut line").isEmpty();
+    final List<Long> seen = new ArrayList<>();
+    line.whenOpen(seen::add);
+    assertThat(seen).as("a shut line").isEmpty();
     line.open(42);
     line.open(99);
-    assertThat(line.await(Duration.ZERO)).hasValue(42);
+    line.whenOpen(seen::add);
+    assertThat(seen).containsExactly(42L, 42L);
   }
 
   /**
@@ -114,86 +145,96 @@ class LoadGeneratorTest {
   }
 
   /**
-   * A connection waiting for its own next send is quiet, not failed: in virtual time, read timeouts 40 s apart with
-   * nothing outstanding count no error, and neither does one 20 s after a request was sent; a request unanswered for
-   * the whole 30 s read timeout fails the connection. With every read timeout counted as a failure (the reader
-   * before), the first timeout throws and the test fails.
+   * A connection waiting for its own next send is quiet, not failed: in virtual time, checks 40 s apart with nothing
+   * outstanding fail nothing, and neither does one 20 s after a request was sent; a request unanswered for the whole
+   * 30 s read timeout fails the connection and counts as an error. With every quiet 30 s counted as a failure (the
+   * reader of an earlier generator), the first check fails the connection and the test fails.
    */
   @Test
-  void aQuietConnectionIsNotAnError() throws IOException {
+  void aQuietConnectionIsNotAnError() {
     final long second = 1_000_000_000L;
     final long[] now = {0};
-    final Ticker ticker = () -> now[0];
-    final Queue<LoadConnection.Pending> sentAt = new ArrayDeque<>();
     final TierStats stats = new TierStats();
-    final boolean[] running = {true};
-    final InputStream quietThenOk = new ScriptedStream(now,
-        40 * second, 40 * second,
-        (Runnable) () -> sentAt.add(new LoadConnection.Pending(now[0], null, null)),
-        20 * second, (Runnable) () -> running[0] = false, "+OK\r\n");
-    LoadConnection.readReplies(quietThenOk, sentAt, stats, null, ticker, 30 * second, () -> running[0]);
-    assertThat(stats.errors.sum()).as("errors of a connection that was only quiet").isZero();
+    final boolean[] sending = {true};
+    final LoadReplies replies = new LoadReplies(stats, null, () -> now[0], 30 * second, sending(sending));
+    final EmbeddedChannel channel = new EmbeddedChannel(replies);
+    now[0] += 40 * second;
+    assertThat(replies.failIfOverdue()).isFalse();
+    now[0] += 40 * second;
+    assertThat(replies.failIfOverdue()).isFalse();
+    replies.sent(new LoadConnection.Pending(now[0], null, null));
+    now[0] += 20 * second;
+    assertThat(replies.failIfOverdue()).isFalse();
+    channel.writeInbound(new SimpleStringRedisMessage("OK"));
     assertThat(stats.ok.sum()).isEqualTo(1);
+    assertThat(stats.errors.sum()).as("errors of a connection that was only quiet").isZero();
+    assertThat(channel.isOpen()).isTrue();
 
-    sentAt.add(new LoadConnection.Pending(now[0], null, null));
-    final InputStream unanswered = new ScriptedStream(now, 31 * second);
-    assertThatThrownBy(() -> LoadConnection.readReplies(unanswered, sentAt, stats, null, ticker, 30 * second,
-        () -> true)).as("a request unanswered for the read timeout").isInstanceOf(SocketTimeoutException.class);
+    replies.sent(new LoadConnection.Pending(now[0], null, null));
+    now[0] += 31 * second;
+    assertThat(replies.failIfOverdue()).as("a request unanswered for the read timeout").isTrue();
+    assertThat(stats.errors.sum()).isEqualTo(1);
+    assertThat(sending[0]).as("the connection stops sending").isFalse();
+    assertThat(channel.isOpen()).isFalse();
   }
 
   /**
-   * A read that times out in the middle of a reply fails the connection: the bytes read so far are gone, and
-   * reading on would take the rest of that reply for the next one (here "K" of "+OK" as a reply of type 'O', and
-   * each later reply answered to the wrong request). Quiet between replies stays quiet (the test above).
+   * Replies answer the requests in the order they were sent: the latency is each one's own, a {@code -BUSY} reply
+   * counts by its reason, and a SET of a ledger key is acknowledged on its {@code +OK} only. A reply split across
+   * reads (here "+O", then "K" and the next reply) is one reply: the decoder keeps the bytes between reads.
    */
   @Test
-  void aTimeoutInTheMiddleOfAReplyFailsTheConnection() {
-    final long second = 1_000_000_000L;
+  void repliesAnswerTheRequestsInOrder(@TempDir Path dir) throws IOException {
     final long[] now = {0};
-    final Queue<LoadConnection.Pending> sentAt = new ArrayDeque<>();
-    sentAt.add(new LoadConnection.Pending(0, null, null));
-    sentAt.add(new LoadConnection.Pending(0, null, null));
     final TierStats stats = new TierStats();
-    final InputStream cut = new ScriptedStream(now, "+O", 1 * second, "K\r\n+OK\r\n");
-    assertThatThrownBy(() -> LoadConnection.readReplies(cut, sentAt, stats, null, () -> now[0], 30 * second,
-        () -> true)).as("a reply cut by a read timeout").isInstanceOf(SocketTimeoutException.class)
-        .hasMessageContaining("in the middle of a reply");
-    assertThat(stats.ok.sum() + stats.errors.sum()).as("replies recorded").isZero();
+    try (WriteLedger ledger = new WriteLedger(dir.resolve("ledger.csv"))) {
+      final LoadReplies replies = new LoadReplies(stats, ledger, () -> now[0], Long.MAX_VALUE, sending(new boolean[] {
+          true}));
+      final EmbeddedChannel channel = new EmbeddedChannel(new RedisDecoder(), new RedisBulkStringAggregator(),
+          new RedisArrayAggregator(), replies);
+      replies.sent(new LoadConnection.Pending(0, "w:1", "a"));
+      replies.sent(new LoadConnection.Pending(0, "w:2", "b"));
+      replies.sent(new LoadConnection.Pending(0, null, null));
+      replies.sent(new LoadConnection.Pending(0, "w:3", "c"));
+      now[0] = 7_000_000L;
+      channel.writeInbound(Unpooled.copiedBuffer("+O", StandardCharsets.US_ASCII));
+      assertThat(stats.ok.sum()).as("half a reply").isZero();
+      channel.writeInbound(Unpooled.copiedBuffer("K\r\n-BUSY SHED_TIER retry_after_ms=5\r\n$1\r\nx\r\n-ERR nope\r\n",
+          StandardCharsets.US_ASCII));
+      assertThat(stats.ok.sum()).isEqualTo(2);
+      assertThat(stats.busyByReason()).containsExactly(Map.entry("SHED_TIER", 1L));
+      assertThat(stats.errors.sum()).isEqualTo(1);
+      assertThat(replies.outstanding()).isZero();
+      assertThat(ledger.size()).as("only w:1 was acknowledged").isEqualTo(1);
+      assertThat(stats.takeInterval(false).getMaxValue()).isBetween(6_900_000L, 7_100_000L);
+    }
   }
 
-  /**
-   * An input stream that plays its steps in order: a string is bytes to read, a number moves the virtual clock by
-   * that many nanoseconds and then times the read out, a runnable runs; past the last step, end of stream.
-   */
-  private static final class ScriptedStream extends InputStream {
-    private final long[] clock;
-    private final Deque<Object> steps;
-    private byte[] bytes = new byte[0];
-    private int next;
+  /** Once the connection stops sending, its drain ends with the last outstanding reply. */
+  @Test
+  void theDrainEndsWithTheLastReply() {
+    final boolean[] sending = {true};
+    final LoadReplies replies = new LoadReplies(new TierStats(), null, () -> 0, Long.MAX_VALUE, sending(sending));
+    final EmbeddedChannel channel = new EmbeddedChannel(replies);
+    replies.sent(new LoadConnection.Pending(0, null, null));
+    sending[0] = false;
+    replies.checkDrained();
+    assertThat(replies.drained()).as("a reply outstanding").isNotDone();
+    channel.writeInbound(new SimpleStringRedisMessage("OK"));
+    assertThat(replies.drained()).isDone();
+  }
 
-    ScriptedStream(long[] clock, Object... steps) {
-      this.clock = clock;
-      this.steps = new ArrayDeque<>(List.of(steps));
-    }
-
-    @Override
-    public int read() throws IOException {
-      while (next == bytes.length) {
-        final Object step = steps.poll();
-        if (step == null) {
-          return -1;
-        }
-        if (step instanceof String s) {
-          bytes = s.getBytes(StandardCharsets.US_ASCII);
-          next = 0;
-        } else if (step instanceof Runnable r) {
-          r.run();
-        } else {
-          clock[0] += (Long) step;
-          throw new SocketTimeoutException("read timed out");
-        }
+  private static LoadConnection.Sending sending(boolean[] flag) {
+    return new LoadConnection.Sending() {
+      @Override
+      public boolean active() {
+        return flag[0];
       }
-      return bytes[next++] & 0xff;
-    }
+
+      @Override
+      public void stop() {
+        flag[0] = false;
+      }
+    };
   }
 }
