@@ -260,7 +260,7 @@ public final class Dispatcher {
    * For the same reason a critical request that carries its caller's deadline waits up to that deadline, not the
    * queue timeout ({@link CodelConfig#deadlineOverridesTimeout()}): the timeout is fitted to the op type's service
    * time, a guess at when the caller gives up, and the deadline is the caller's word. On a 2-core host too slow for
-   * its load (the demo's row (c) on docs/storage-node-demo.md#on-a-slower-host) the node stalls for hundreds of
+   * its load (the demo's row (c) on docs/demo-row-c.md#on-a-slower-host) the node stalls for hundreds of
    * milliseconds; the critical requests queued through a stall timed out at the fitted ~100 ms with most of their
    * 1 s left, and their retries came back to a node more loaded than before. The hard sojourn cap still applies to
    * a critical request without a deadline.
