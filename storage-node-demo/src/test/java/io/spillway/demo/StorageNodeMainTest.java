@@ -442,8 +442,7 @@ class StorageNodeMainTest {
     }
     final Run run = execute("load", "--targets", "127.0.0.1:" + port, "--duration", "1s");
     assertThat(run.status()).as("exit status, stderr: %s", run.err()).isEqualTo(1);
-    assertThat(run.err().strip()).startsWith("Error: cannot connect to 127.0.0.1:" + port + ": ")
-        .doesNotContain("\tat ").hasLineCount(1);
+    assertThat(run.err().strip()).isEqualTo("Error: cannot connect to 127.0.0.1:" + port + ": Connection refused");
   }
 
   @Test

@@ -71,9 +71,19 @@ final class LoadLoops implements AutoCloseable {
       throw new IOException("cannot connect to " + where + ": no answer within " + CONNECT_TIMEOUT.toSeconds() + " s");
     }
     if (!connected.isSuccess()) {
-      throw new IOException("cannot connect to " + where + ": " + connected.cause().getMessage(), connected.cause());
+      throw new IOException("cannot connect to " + where + ": " + why(connected.cause()), connected.cause());
     }
     return connected.channel();
+  }
+
+  /**
+   * A connect failure in the operating system's words ("Connection refused"), without what the transport adds: the
+   * native call and its errno (epoll: "finishConnect(..) failed with error(-111): ") or the address again (NIO:
+   * ": localhost/127.0.0.1:6379").
+   */
+  static String why(Throwable cause) {
+    return String.valueOf(cause.getMessage()).replaceFirst("^.*failed with error\\(-?\\d+\\): ", "")
+        .replaceFirst(": \\S*/\\S+$", "");
   }
 
   /** Stops the loops, at most a few seconds after the connections have closed. */

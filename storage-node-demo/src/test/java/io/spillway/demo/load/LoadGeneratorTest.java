@@ -1,6 +1,7 @@
 package io.spillway.demo.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -83,6 +84,30 @@ class LoadGeneratorTest {
       assertThat(loadThreads[0]).as("threads named load-* during the run").isBetween(1L, 2L);
       assertThat(report.rows().get(1).ok()).as("ok replies in the second second").isPositive();
     }
+  }
+
+  /**
+   * A connection to a port nobody listens on fails with the target and the operating system's words, on either
+   * transport: epoll's "finishConnect(..) failed with error(-111): Connection refused" and NIO's "Connection refused:
+   * localhost/127.0.0.1:6379" both read "Connection refused".
+   */
+  @Test
+  void aRefusedConnectionNamesItsTarget() throws IOException {
+    final int port;
+    try (ServerSocket closed = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = closed.getLocalPort();
+    }
+    final ConnectionPlan plan = new ConnectionPlan(new InetSocketAddress(InetAddress.getLoopbackAddress(), port),
+        Tier.T1, "refused", 10, 1.0);
+    try (LoadLoops loops = new LoadLoops(1)) {
+      assertThatThrownBy(() -> new LoadConnection(plan, new LoadShape(Duration.ofSeconds(1), Duration.ZERO, 100, 10,
+          10), new TierStats(), loops)).isInstanceOf(IOException.class)
+          .hasMessage("cannot connect to " + plan.target().getHostString() + ":" + port + ": Connection refused");
+    }
+    assertThat(LoadLoops.why(new IOException("finishConnect(..) failed with error(-111): Connection refused")))
+        .isEqualTo("Connection refused");
+    assertThat(LoadLoops.why(new IOException("Connection refused: localhost/127.0.0.1:6379")))
+        .isEqualTo("Connection refused");
   }
 
   /**
