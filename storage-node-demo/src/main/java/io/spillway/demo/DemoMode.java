@@ -315,8 +315,9 @@ final class DemoMode implements Callable<Integer> {
     out.printf(Locale.ROOT, "  t4+t5 success      %.2f %%%n", 100 * report.successRate(Tier.T4, Tier.T5));
     t1Latency(report, rampSeconds, out);
     out.println("  -BUSY by tier:");
-    report.tiers().forEach((tier, t) -> out.printf(Locale.ROOT, "    %s %8d of %8d answered  %s%n",
-        TierNames.wireName(tier), t.busyTotal(), t.ok() + t.busyTotal() + t.errors(),
+    report.tiers().forEach((tier, t) -> out.printf(Locale.ROOT, "    %s %8d of %8d answered%s  %s%n",
+        TierNames.wireName(tier), t.busyTotal(), t.answered(),
+        t.unanswered() == 0 ? "" : String.format(Locale.ROOT, ", %d unanswered", t.unanswered()),
         t.busy().isEmpty() ? "" : t.busy()));
     out.println("  -BUSY by reason:   " + report.busyByReason());
     final Map<String, Long> engineReasons = new TreeMap<>();

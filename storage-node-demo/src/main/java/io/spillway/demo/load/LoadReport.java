@@ -63,10 +63,25 @@ public record LoadReport(Map<Tier, TierTotals> tiers, double seconds, List<Row> 
       return busy.values().stream().mapToLong(Long::longValue).sum();
     }
 
-    /** Successful replies over answered requests (ok + busy + errors), 1 when nothing was answered. */
+    /** Replies received: ok, {@code -BUSY} and errors. */
+    public long answered() {
+      return ok + busyTotal() + errors;
+    }
+
+    /**
+     * Offered requests that got no reply: sends skipped (too many requests unanswered on the connection) and
+     * requests still unanswered when the load ended and its connections closed.
+     */
+    public long unanswered() {
+      return Math.max(0, offered() - answered());
+    }
+
+    /**
+     * Successful replies over offered requests, 1 when nothing was offered: a send skipped or a request unanswered
+     * counts as a failure, as it is one for the caller.
+     */
     public double successRate() {
-      final long answered = ok + busyTotal() + errors;
-      return answered == 0 ? 1.0 : (double) ok / answered;
+      return offered() == 0 ? 1.0 : (double) ok / offered();
     }
   }
 
@@ -103,18 +118,18 @@ public record LoadReport(Map<Tier, TierTotals> tiers, double seconds, List<Row> 
     return from.isEmpty() ? Double.NaN : from.stream().mapToLong(Row::ok).sum() / (double) from.size();
   }
 
-  /** Success rate of the given tiers together (ok over answered). */
+  /** Success rate of the given tiers together (ok over offered, as {@link TierTotals#successRate()}). */
   public double successRate(Tier... of) {
     long ok = 0;
-    long answered = 0;
+    long offered = 0;
     for (Tier t : of) {
       final TierTotals tt = tiers.get(t);
       if (tt != null) {
         ok += tt.ok();
-        answered += tt.ok() + tt.busyTotal() + tt.errors();
+        offered += tt.offered();
       }
     }
-    return answered == 0 ? 1.0 : (double) ok / answered;
+    return offered == 0 ? 1.0 : (double) ok / offered;
   }
 
   /** {@code -BUSY} replies of all tiers by reason. */
@@ -127,13 +142,13 @@ public record LoadReport(Map<Tier, TierTotals> tiers, double seconds, List<Row> 
   /** Prints the per-tier totals. */
   public void print(PrintStream out) {
     out.printf("%ntotals over %.1f s:%n", seconds);
-    out.printf("%4s %9s %9s %8s %8s %8s %8s %8s  %s%n", "tier", "offered", "ok", "success", "busy", "err",
-        "p50(ms)", "p99(ms)", "busy by reason");
+    out.printf("%4s %9s %9s %8s %8s %8s %8s %8s %8s  %s%n", "tier", "offered", "ok", "success", "busy", "err",
+        "unans", "p50(ms)", "p99(ms)", "busy by reason");
     for (Map.Entry<Tier, TierTotals> e : tiers.entrySet()) {
       final TierTotals t = e.getValue();
-      out.printf(Locale.ROOT, "%4s %9d %9d %7.1f%% %8d %8d %8.1f %8.1f  %s%n", TierNames.wireName(e.getKey()),
-          t.offered(), t.ok(), 100 * t.successRate(), t.busyTotal(), t.errors(), t.p50Ms(), t.p99Ms(),
-          t.busy().isEmpty() ? "-" : t.busy().toString());
+      out.printf(Locale.ROOT, "%4s %9d %9d %7.1f%% %8d %8d %8d %8.1f %8.1f  %s%n", TierNames.wireName(e.getKey()),
+          t.offered(), t.ok(), 100 * t.successRate(), t.busyTotal(), t.errors(), t.unanswered(), t.p50Ms(),
+          t.p99Ms(), t.busy().isEmpty() ? "-" : t.busy().toString());
     }
   }
 }
