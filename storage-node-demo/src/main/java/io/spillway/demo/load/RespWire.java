@@ -8,7 +8,10 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 
-/** The little RESP a blocking load connection needs: write a command, read a line, skip a reply's body. */
+/**
+ * The little RESP a blocking client needs (the retrying callers, the leader poller, the ledger verifier): write a
+ * command, read a line, read a reply. The open-loop load speaks RESP through Netty's codec instead ({@link LoadLoops}).
+ */
 public final class RespWire {
   private RespWire() {
   }
@@ -55,7 +58,7 @@ public final class RespWire {
   }
 
   /** Reads the rest of a reply whose first byte, {@code type}, was read already (-1: end of stream). */
-  public static Reply readReply(int type, InputStream in) throws IOException {
+  private static Reply readReply(int type, InputStream in) throws IOException {
     if (type < 0) {
       throw new EOFException();
     }
@@ -82,7 +85,7 @@ public final class RespWire {
   }
 
   /** Skips the body of a bulk string ({@code $}) or array ({@code *}) whose header announced {@code n}. */
-  public static void skipBody(InputStream in, int type, int n) throws IOException {
+  private static void skipBody(InputStream in, int type, int n) throws IOException {
     if (type == '$') {
       if (n >= 0) {
         in.readNBytes(n + 2);
