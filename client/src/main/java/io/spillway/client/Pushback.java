@@ -34,15 +34,35 @@ public record Pushback(String reason, long retryAfterNanos) {
     if (!line.startsWith(BUSY)) {
       return null;
     }
-    String[] fields = line.substring(BUSY.length()).trim().split(" +");
-    String reason = fields[0].isEmpty() ? "UNKNOWN" : fields[0];
+    // Fields are separated by runs of spaces; scanned, not split: String#split(" +") compiles its pattern on every
+    // call, and a client under overload parses thousands of these a second.
+    String fields = line.substring(BUSY.length()).trim();
+    int end = nextSpace(fields, 0);
+    String reason = end == 0 ? "UNKNOWN" : fields.substring(0, end);
     long millis = 0;
-    for (int i = 1; i < fields.length; i++) {
-      if (fields[i].startsWith(RETRY_AFTER)) {
-        millis = parseMillis(fields[i].substring(RETRY_AFTER.length()));
+    for (int start = skipSpaces(fields, end); start < fields.length(); start = skipSpaces(fields, end)) {
+      end = nextSpace(fields, start);
+      if (fields.startsWith(RETRY_AFTER, start)) {
+        millis = parseMillis(fields.substring(start + RETRY_AFTER.length(), end));
       }
     }
     return new Pushback(reason, millis < 0 ? 0 : TimeUnit.MILLISECONDS.toNanos(millis));
+  }
+
+  private static int nextSpace(String text, int from) {
+    int i = from;
+    while (i < text.length() && text.charAt(i) != ' ') {
+      i++;
+    }
+    return i;
+  }
+
+  private static int skipSpaces(String text, int from) {
+    int i = from;
+    while (i < text.length() && text.charAt(i) == ' ') {
+      i++;
+    }
+    return i;
   }
 
   /**

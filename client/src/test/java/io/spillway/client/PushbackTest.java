@@ -28,6 +28,18 @@ class PushbackTest {
     assertThat(Pushback.parseResp("BUSY QUEUE_FULL")).isEqualTo(new Pushback("QUEUE_FULL", 0));
   }
 
+  /** Fields are separated by runs of spaces; the reason is the first, the last retry-after wins. */
+  @Test
+  void fieldsAreSeparatedByRunsOfSpaces() {
+    assertThat(Pushback.parseResp("BUSY   SHED_TIER    tier=t3   retry_after_ms=12  ")).isEqualTo(
+        new Pushback("SHED_TIER", 12_000_000L));
+    assertThat(Pushback.parseResp("BUSY SHED_TIER retry_after_ms=1 retry_after_ms=2")).isEqualTo(
+        new Pushback("SHED_TIER", 2_000_000L));
+    assertThat(Pushback.parseResp("BUSY SHED_TIER retry_after_ms=")).isEqualTo(new Pushback("SHED_TIER", 0));
+    assertThat(Pushback.parseResp("BUSY ")).isEqualTo(new Pushback("UNKNOWN", 0));
+    assertThat(Pushback.parseResp("BUSY    ")).isEqualTo(new Pushback("UNKNOWN", 0));
+  }
+
   @Test
   void readsGrpcPushbackAsGrfcA6Says() {
     assertThat(Pushback.parseGrpc("250", "SHED_TIER")).isEqualTo(new Pushback("SHED_TIER", 250_000_000L));
