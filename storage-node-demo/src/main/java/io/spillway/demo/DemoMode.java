@@ -380,7 +380,11 @@ final class DemoMode implements Callable<Integer> {
     }
   }
 
-  /** t1's p99 over the run and, when the run has seconds after its ramp, over those seconds. */
+  /**
+   * t1's p99 over the run and, when the run has seconds after its ramp, over those seconds; then its reads' and its
+   * writes' apart, with their counts. A twentieth of t1's requests are writes, which take longer than its reads, so
+   * its p99 is a write's or a read's depending on how many writes a run's hundredth holds.
+   */
   static void t1Latency(LoadReport report, int rampSeconds, PrintStream out) {
     final LoadReport.TierTotals t1 = report.tiers().get(Tier.T1);
     if (t1 == null || t1.ok() == 0) {
@@ -389,6 +393,15 @@ final class DemoMode implements Callable<Integer> {
     out.printf(Locale.ROOT, "  t1 p99             %.1f ms over the run%s%n", t1.p99Ms(),
         rampSeconds == 0 || Double.isNaN(t1.p99AfterRampMs()) ? ""
             : String.format(Locale.ROOT, ", %.1f ms after the %d s ramp", t1.p99AfterRampMs(), rampSeconds));
+    final LoadReport.ByOp byOp = t1.byOp();
+    if (byOp.reads() + byOp.writes() > 0) {
+      out.printf(Locale.ROOT, "                     reads %s, writes %s%n", p99Of(byOp.readP99Ms(), byOp.reads()),
+          p99Of(byOp.writeP99Ms(), byOp.writes()));
+    }
+  }
+
+  private static String p99Of(double p99Ms, long count) {
+    return count == 0 ? "none" : String.format(Locale.ROOT, "%.1f ms (%d ok)", p99Ms, count);
   }
 
   private static void startAdmin(AdminHttpServer admin, int port, PrintStream out)

@@ -59,14 +59,19 @@ class DemoGoodputTest {
   }
 
   @Test
-  void t1sP99IsGivenOverTheRunAndAfterTheRamp() {
+  void t1sP99IsGivenOverTheRunAfterTheRampAndForItsReadsAndWritesApart() {
     final LoadReport report = new LoadReport(Map.of(Tier.T1, new LoadReport.TierTotals(100, 0, 90, Map.of(), 0, 5.0,
-        24.6, 17.04)), 4, List.of());
-    assertThat(t1Latency(report, 2))
-        .isEqualTo("  t1 p99             24.6 ms over the run, 17.0 ms after the 2 s ramp\n");
-    assertThat(t1Latency(report, 0)).isEqualTo("  t1 p99             24.6 ms over the run\n");
+        24.6, 17.04, new LoadReport.ByOp(86, 12.04, 4, 24.6))), 4, List.of());
+    assertThat(t1Latency(report, 2)).isEqualTo(
+        "  t1 p99             24.6 ms over the run, 17.0 ms after the 2 s ramp\n"
+        + "                     reads 12.0 ms (86 ok), writes 24.6 ms (4 ok)\n");
+    final LoadReport readsOnly = new LoadReport(Map.of(Tier.T1, new LoadReport.TierTotals(100, 0, 90, Map.of(), 0,
+        5.0, 24.6, 17.04, new LoadReport.ByOp(90, 24.6, 0, Double.NaN))), 4, List.of());
+    assertThat(t1Latency(readsOnly, 0)).isEqualTo(
+        "  t1 p99             24.6 ms over the run\n"
+        + "                     reads 24.6 ms (90 ok), writes none\n");
     final LoadReport none = new LoadReport(Map.of(Tier.T1, new LoadReport.TierTotals(100, 0, 0, Map.of(), 0, 0, 0,
-        Double.NaN)), 4, List.of());
+        Double.NaN, LoadReport.ByOp.NONE)), 4, List.of());
     assertThat(t1Latency(none, 2)).isEmpty();
   }
 

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 /**
  * A host that stalls: every 2 s the node's work takes 60 × longer for 300 ms (a 5 ms read started then takes 300 ms),
  * as on a 2-core host too slow for its load, whose threads wait for a core in bursts (the demo's row (c) on
- * docs/storage-node-demo.md#on-a-slower-host). Four workers, 5 ms reads (C 800/s); a T1 client at 0.3 × C in a class
+ * docs/demo-row-c.md#on-a-slower-host). Four workers, 5 ms reads (C 800/s); a T1 client at 0.3 × C in a class
  * of share 4 and floor 4 (the demo's {@code critical}), a T3 client at 2 × C, every request with a 1 s deadline.
  *
  * <p>The critical requests queued through a stall wait for a permit up to their deadline ({@code Dispatcher#forTier}):

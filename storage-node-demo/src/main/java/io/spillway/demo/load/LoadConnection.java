@@ -33,7 +33,7 @@ final class LoadConnection implements AutoCloseable {
   private static final long OVERDUE_CHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
   /** A request awaiting its reply; {@code key} and {@code value} only for a ledger SET. */
-  record Pending(long sentAtNanos, String key, String value) {
+  record Pending(long sentAtNanos, boolean write, String key, String value) {
   }
 
   /** Whether a connection still sends, and how its reply side stops it. */
@@ -155,7 +155,7 @@ final class LoadConnection implements AutoCloseable {
     final String key = Keys.uniform(shape.keys(), keyFilter);
     stats.sent.increment();
     if (ThreadLocalRandom.current().nextDouble() < plan.readRatio()) {
-      replies.sent(new Pending(System.nanoTime(), null, null));
+      replies.sent(new Pending(System.nanoTime(), false, null, null));
       channel.write(command("GET", key));
     } else if (ledger != null) {
       long n = ++writes;
@@ -165,10 +165,10 @@ final class LoadConnection implements AutoCloseable {
         k = ledgerPrefix + ":" + n;
       }
       final String v = uniqueValue(n);
-      replies.sent(new Pending(System.nanoTime(), k, v));
+      replies.sent(new Pending(System.nanoTime(), true, k, v));
       channel.write(command("SET", k, v));
     } else {
-      replies.sent(new Pending(System.nanoTime(), null, null));
+      replies.sent(new Pending(System.nanoTime(), true, null, null));
       channel.write(command("SET", key, value));
     }
   }

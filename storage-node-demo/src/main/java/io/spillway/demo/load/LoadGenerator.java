@@ -195,7 +195,7 @@ public final class LoadGenerator {
       totals.put(e.getKey(), new LoadReport.TierTotals(s.sent.sum(), s.skipped.sum(), s.ok.sum(),
           s.busyByReason(), s.errors.sum(), s.total.getValueAtPercentile(50) / 1e6,
           s.total.getValueAtPercentile(99) / 1e6,
-          s.afterRamp.getTotalCount() == 0 ? Double.NaN : s.afterRamp.getValueAtPercentile(99) / 1e6));
+          s.afterRamp.getTotalCount() == 0 ? Double.NaN : s.afterRamp.getValueAtPercentile(99) / 1e6, s.byOp()));
     }
     final LoadReport report = new LoadReport(totals, elapsedNanos / 1e9, rows);
     report.print(out);

@@ -109,7 +109,8 @@ final class LoadReplies extends SimpleChannelInboundHandler<RedisMessage> {
       }
     }
     final LoadConnection.Pending request = outstanding.poll();
-    stats.recordReply(request == null ? 0 : ticker.read() - request.sentAtNanos(), errorLine);
+    stats.recordReply(request == null ? 0 : ticker.read() - request.sentAtNanos(), request != null && request.write(),
+        errorLine);
     if (request != null && request.key() != null && reply instanceof SimpleStringRedisMessage) {
       ledger.acknowledged(request.key(), request.value(), System.currentTimeMillis());
     }

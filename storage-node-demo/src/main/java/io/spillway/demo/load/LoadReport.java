@@ -49,9 +49,10 @@ public record LoadReport(Map<Tier, TierTotals> tiers, double seconds, List<Row> 
    * @param p50Ms median latency of successful replies, ms
    * @param p99Ms 99th percentile latency of successful replies, ms
    * @param p99AfterRampMs the same for the replies to requests sent after the load's ramp, NaN without any
+   * @param byOp the p99 of the successful reads and of the writes apart
    */
   public record TierTotals(long sent, long skipped, long ok, Map<String, Long> busy, long errors, double p50Ms,
-      double p99Ms, double p99AfterRampMs) {
+      double p99Ms, double p99AfterRampMs, ByOp byOp) {
 
     /** Offered requests: sent plus skipped. */
     public long offered() {
@@ -83,6 +84,20 @@ public record LoadReport(Map<Tier, TierTotals> tiers, double seconds, List<Row> 
     public double successRate() {
       return offered() == 0 ? 1.0 : (double) ok / offered();
     }
+  }
+
+  /**
+   * A tier's successful reads and writes apart, over the run.
+   *
+   * @param reads successful reads (GETs)
+   * @param readP99Ms their p99, ms; NaN without any
+   * @param writes successful writes (SETs)
+   * @param writeP99Ms their p99, ms; NaN without any
+   */
+  public record ByOp(long reads, double readP99Ms, long writes, double writeP99Ms) {
+
+    /** A tier without successful replies. */
+    public static final ByOp NONE = new ByOp(0, Double.NaN, 0, Double.NaN);
   }
 
   /** Successful replies per second over all tiers. */

@@ -24,12 +24,12 @@ class BusyReplyReadingTest {
   @Test
   void tierStatsCountBusyRepliesByReasonAndEverythingElseAsErrors() {
     final TierStats stats = new TierStats();
-    stats.recordReply(1_000, null);
-    stats.recordReply(0, "BUSY CLIENT_LIMIT retry_after_ms=5 tier=t2");
-    stats.recordReply(0, "BUSY CLIENT_LIMIT retry_after_ms=7 tier=t2");
-    stats.recordReply(0, "BUSY RATE_LIMITED retry_after_ms=1 tier=t2");
-    stats.recordReply(0, "BUSYKEY Target key name already exists.");
-    stats.recordReply(0, "ERR timeout after 500 ms");
+    stats.recordReply(1_000, false, null);
+    stats.recordReply(0, false, "BUSY CLIENT_LIMIT retry_after_ms=5 tier=t2");
+    stats.recordReply(0, false, "BUSY CLIENT_LIMIT retry_after_ms=7 tier=t2");
+    stats.recordReply(0, false, "BUSY RATE_LIMITED retry_after_ms=1 tier=t2");
+    stats.recordReply(0, false, "BUSYKEY Target key name already exists.");
+    stats.recordReply(0, false, "ERR timeout after 500 ms");
 
     assertThat(stats.ok.sum()).isEqualTo(1);
     assertThat(stats.busyByReason()).containsExactly(java.util.Map.entry("CLIENT_LIMIT", 2L),

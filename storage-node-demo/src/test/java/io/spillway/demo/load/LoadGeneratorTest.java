@@ -187,7 +187,7 @@ class LoadGeneratorTest {
     assertThat(replies.failIfOverdue()).isFalse();
     now[0] += 40 * second;
     assertThat(replies.failIfOverdue()).isFalse();
-    replies.sent(new LoadConnection.Pending(now[0], null, null));
+    replies.sent(new LoadConnection.Pending(now[0], false, null, null));
     now[0] += 20 * second;
     assertThat(replies.failIfOverdue()).isFalse();
     channel.writeInbound(new SimpleStringRedisMessage("OK"));
@@ -195,7 +195,7 @@ class LoadGeneratorTest {
     assertThat(stats.errors.sum()).as("errors of a connection that was only quiet").isZero();
     assertThat(channel.isOpen()).isTrue();
 
-    replies.sent(new LoadConnection.Pending(now[0], null, null));
+    replies.sent(new LoadConnection.Pending(now[0], false, null, null));
     now[0] += 31 * second;
     assertThat(replies.failIfOverdue()).as("a request unanswered for the read timeout").isTrue();
     assertThat(stats.errors.sum()).isEqualTo(1);
@@ -205,8 +205,9 @@ class LoadGeneratorTest {
 
   /**
    * Replies answer the requests in the order they were sent: the latency is each one's own, a {@code -BUSY} reply
-   * counts by its reason, and a SET of a ledger key is acknowledged on its {@code +OK} only. A reply split across
-   * reads (here "+O", then "K" and the next reply) is one reply: the decoder keeps the bytes between reads.
+   * counts by its reason, a SET of a ledger key is acknowledged on its {@code +OK} only, and reads and writes are
+   * told apart. A reply split across reads (here "+O", then "K" and the next reply) is one reply: the decoder keeps
+   * the bytes between reads.
    */
   @Test
   void repliesAnswerTheRequestsInOrder(@TempDir Path dir) throws IOException {
@@ -217,10 +218,10 @@ class LoadGeneratorTest {
           true}));
       final EmbeddedChannel channel = new EmbeddedChannel(new RedisDecoder(), new RedisBulkStringAggregator(),
           new RedisArrayAggregator(), replies);
-      replies.sent(new LoadConnection.Pending(0, "w:1", "a"));
-      replies.sent(new LoadConnection.Pending(0, "w:2", "b"));
-      replies.sent(new LoadConnection.Pending(0, null, null));
-      replies.sent(new LoadConnection.Pending(0, "w:3", "c"));
+      replies.sent(new LoadConnection.Pending(0, true, "w:1", "a"));
+      replies.sent(new LoadConnection.Pending(0, true, "w:2", "b"));
+      replies.sent(new LoadConnection.Pending(0, false, null, null));
+      replies.sent(new LoadConnection.Pending(0, true, "w:3", "c"));
       now[0] = 7_000_000L;
       channel.writeInbound(Unpooled.copiedBuffer("+O", StandardCharsets.US_ASCII));
       assertThat(stats.ok.sum()).as("half a reply").isZero();
@@ -232,6 +233,8 @@ class LoadGeneratorTest {
       assertThat(replies.outstanding()).isZero();
       assertThat(ledger.size()).as("only w:1 was acknowledged").isEqualTo(1);
       assertThat(stats.takeInterval(false).getMaxValue()).isBetween(6_900_000L, 7_100_000L);
+      assertThat(stats.byOp()).as("the GET and the SET that succeeded, apart")
+          .extracting(LoadReport.ByOp::reads, LoadReport.ByOp::writes).containsExactly(1L, 1L);
     }
   }
 
@@ -241,7 +244,7 @@ class LoadGeneratorTest {
     final boolean[] sending = {true};
     final LoadReplies replies = new LoadReplies(new TierStats(), null, () -> 0, Long.MAX_VALUE, sending(sending));
     final EmbeddedChannel channel = new EmbeddedChannel(replies);
-    replies.sent(new LoadConnection.Pending(0, null, null));
+    replies.sent(new LoadConnection.Pending(0, false, null, null));
     sending[0] = false;
     replies.checkDrained();
     assertThat(replies.drained()).as("a reply outstanding").isNotDone();

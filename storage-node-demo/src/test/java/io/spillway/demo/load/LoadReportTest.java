@@ -45,12 +45,14 @@ class LoadReportTest {
    */
   @Test
   void whatWasNeverAnsweredCountsAgainstSuccess() {
-    final LoadReport.TierTotals t1 = new LoadReport.TierTotals(95, 5, 80, Map.of("SHED_TIER", 5L), 5, 1, 2, 2);
+    final LoadReport.TierTotals t1 = new LoadReport.TierTotals(95, 5, 80, Map.of("SHED_TIER", 5L), 5, 1, 2, 2,
+        LoadReport.ByOp.NONE);
     assertThat(t1.offered()).isEqualTo(100);
     assertThat(t1.answered()).isEqualTo(90);
     assertThat(t1.unanswered()).isEqualTo(10);
     assertThat(t1.successRate()).isCloseTo(0.80, within(1e-12));
-    final LoadReport.TierTotals silent = new LoadReport.TierTotals(50, 0, 0, Map.of(), 0, 0, 0, Double.NaN);
+    final LoadReport.TierTotals silent = new LoadReport.TierTotals(50, 0, 0, Map.of(), 0, 0, 0, Double.NaN,
+        LoadReport.ByOp.NONE);
     assertThat(silent.successRate()).as("a node that answered nothing").isZero();
     final LoadReport r = new LoadReport(Map.of(Tier.T0, silent, Tier.T1, t1), 1, List.of());
     assertThat(r.successRate(Tier.T0, Tier.T1)).isCloseTo(80.0 / 150, within(1e-12));
