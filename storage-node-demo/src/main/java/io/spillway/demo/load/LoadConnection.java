@@ -27,8 +27,6 @@ import java.util.concurrent.TimeoutException;
 final class LoadConnection implements AutoCloseable {
   /** How long a reply may take: a request unanswered for this long fails its connection. */
   static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
-  /** How long the node may take to answer the setup commands. */
-  static final Duration SETUP_TIMEOUT = Duration.ofSeconds(5);
   /** How often the connection checks for a request that has gone unanswered for {@link #READ_TIMEOUT}. */
   private static final long OVERDUE_CHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -91,25 +89,12 @@ final class LoadConnection implements AutoCloseable {
       }
     });
     this.channel = loops.connect(plan.target(), replies);
-    final var answers = replies.setup(2);
-    channel.write(command("CLIENT", "SETNAME", plan.name()));
-    channel.writeAndFlush(command("SPILLWAY.TIER", TierNames.wireName(plan.tier())));
-    final List<String> lines;
     try {
-      lines = answers.get(SETUP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (ExecutionException | TimeoutException | InterruptedException e) {
-      if (e instanceof InterruptedException) {
-        Thread.currentThread().interrupt();
-      }
+      LoadLoops.setUp(channel, plan.name(), List.of(command("CLIENT", "SETNAME", plan.name()),
+          command("SPILLWAY.TIER", TierNames.wireName(plan.tier()))));
+    } catch (IOException e) {
       close();
-      throw new IOException("setup of " + plan.name() + " failed: " + (e instanceof TimeoutException
-          ? "no answer within " + SETUP_TIMEOUT.toSeconds() + " s" : "the connection closed"), e);
-    }
-    for (String line : lines) {
-      if (!line.startsWith("+")) {
-        close();
-        throw new IOException("setup of " + plan.name() + " failed: " + line);
-      }
+      throw e;
     }
   }
 

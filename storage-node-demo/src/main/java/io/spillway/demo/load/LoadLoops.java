@@ -3,6 +3,7 @@ package io.spillway.demo.load;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -12,12 +13,16 @@ import io.netty.handler.codec.redis.RedisArrayAggregator;
 import io.netty.handler.codec.redis.RedisBulkStringAggregator;
 import io.netty.handler.codec.redis.RedisDecoder;
 import io.netty.handler.codec.redis.RedisEncoder;
+import io.netty.handler.codec.redis.RedisMessage;
 import io.spillway.demo.server.NamedThreadFactory;
 import io.spillway.demo.server.Transport;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The event loops every connection of a load shares, with Netty's RESP codec on each connection. A load of 636
@@ -28,6 +33,8 @@ import java.util.concurrent.TimeUnit;
 final class LoadLoops implements AutoCloseable {
   /** How long a connection attempt may take. */
   static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+  /** How long the node may take to answer a connection's setup commands. */
+  static final Duration SETUP_TIMEOUT = Duration.ofSeconds(5);
   private final EventLoopGroup group;
   private final Bootstrap bootstrap;
 
@@ -53,7 +60,7 @@ final class LoadLoops implements AutoCloseable {
    * A connection to {@code target} whose decoded replies go to {@code replies}; a failure names the target
    * ("cannot connect to 127.0.0.1:6379: Connection refused").
    */
-  Channel connect(InetSocketAddress target, LoadReplies replies) throws IOException {
+  Channel connect(InetSocketAddress target, ChannelHandler replies) throws IOException {
     final ChannelFuture connected = bootstrap.clone().handler(new ChannelInitializer<SocketChannel>() {
       @Override
       protected void initChannel(SocketChannel ch) {
@@ -74,6 +81,33 @@ final class LoadLoops implements AutoCloseable {
       throw new IOException("cannot connect to " + where + ": " + why(connected.cause()), connected.cause());
     }
     return connected.channel();
+  }
+
+  /**
+   * Sends a connection's setup commands and waits up to {@link #SETUP_TIMEOUT} for their answers, each of which must
+   * be a simple string ({@code +OK}); call before the connection sends anything else. A failure names {@code who}
+   * ("setup of checkout-api failed: -ERR unknown tier 'x'"); the caller closes the connection then.
+   */
+  static void setUp(Channel channel, String who, List<RedisMessage> commands) throws IOException {
+    final SetupReplies setup = new SetupReplies(commands.size());
+    channel.pipeline().addBefore("replies", "setup", setup);
+    commands.forEach(channel::write);
+    channel.flush();
+    final List<String> lines;
+    try {
+      lines = setup.answers().get(SETUP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException | TimeoutException | InterruptedException e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      throw new IOException("setup of " + who + " failed: " + (e instanceof TimeoutException
+          ? "no answer within " + SETUP_TIMEOUT.toSeconds() + " s" : "the connection closed"), e);
+    }
+    for (String line : lines) {
+      if (!line.startsWith("+")) {
+        throw new IOException("setup of " + who + " failed: " + line);
+      }
+    }
   }
 
   /**

@@ -7,8 +7,6 @@ import io.netty.handler.codec.redis.RedisMessage;
 import io.netty.handler.codec.redis.SimpleStringRedisMessage;
 import io.spillway.admission.Ticker;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -17,9 +15,10 @@ import java.util.concurrent.CompletableFuture;
  * latency in the tier's stats and an acknowledged write in the ledger. A connection fails, its outstanding requests
  * counted as errors while it is still sending, when it closes or when its oldest request has gone unanswered for the
  * read timeout; quiet with nothing outstanding is not a failure (a low-rate tier waits longer than the timeout for
- * its own first send during the ramp). The first replies of a connection answer its setup commands instead.
+ * its own first send during the ramp). The answers to the connection's setup commands never reach it
+ * ({@link SetupReplies}).
  *
- * <p>Every method but {@link #setup} and {@link #drained} runs on the connection's event loop.
+ * <p>Every method but {@link #drained} runs on the connection's event loop.
  */
 final class LoadReplies extends SimpleChannelInboundHandler<RedisMessage> {
   private final TierStats stats;
@@ -29,9 +28,6 @@ final class LoadReplies extends SimpleChannelInboundHandler<RedisMessage> {
   private final LoadConnection.Sending sending;
   private final ArrayDeque<LoadConnection.Pending> outstanding = new ArrayDeque<>();
   private final CompletableFuture<Void> drained = new CompletableFuture<>();
-  private final List<String> setupLines = new ArrayList<>();
-  private CompletableFuture<List<String>> setup = CompletableFuture.completedFuture(List.of());
-  private int setupLeft;
   private boolean failed;
   private ChannelHandlerContext context;
 
@@ -46,16 +42,6 @@ final class LoadReplies extends SimpleChannelInboundHandler<RedisMessage> {
     this.ticker = ticker;
     this.readTimeoutNanos = readTimeoutNanos;
     this.sending = sending;
-  }
-
-  /**
-   * Takes the next {@code count} replies as the answers to setup commands (each as its type and first line, {@code
-   * +OK}); call before sending them.
-   */
-  synchronized CompletableFuture<List<String>> setup(int count) {
-    setupLeft = count;
-    setup = new CompletableFuture<>();
-    return setup;
   }
 
   /** A request just sent. */
@@ -98,16 +84,6 @@ final class LoadReplies extends SimpleChannelInboundHandler<RedisMessage> {
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, RedisMessage reply) {
     final String errorLine = reply instanceof ErrorRedisMessage e ? e.content() : null;
-    synchronized (this) {
-      if (setupLeft > 0) {
-        setupLines.add(errorLine != null ? "-" + errorLine
-            : reply instanceof SimpleStringRedisMessage s ? "+" + s.content() : reply.toString());
-        if (--setupLeft == 0) {
-          setup.complete(List.copyOf(setupLines));
-        }
-        return;
-      }
-    }
     final LoadConnection.Pending request = outstanding.poll();
     stats.recordReply(request == null ? 0 : ticker.read() - request.sentAtNanos(), request != null && request.write(),
         errorLine);
@@ -137,9 +113,6 @@ final class LoadReplies extends SimpleChannelInboundHandler<RedisMessage> {
       stats.errors.add(Math.max(1, outstanding.size()));
     }
     sending.stop();
-    synchronized (this) {
-      setup.completeExceptionally(new IllegalStateException("connection closed"));
-    }
     drained.complete(null);
     if (context != null) {
       context.close();

@@ -122,6 +122,16 @@ class CallerRunTest {
     }
   }
 
+  /** A node that refuses a setup command fails the run with the caller's name and the node's words. */
+  @Test
+  void aRefusedSetupNamesTheCaller() throws IOException {
+    try (ServerSocket ss = FakeRespServer.start("+OK", 0, new java.util.concurrent.ConcurrentLinkedQueue<>(),
+        new java.util.concurrent.ConcurrentLinkedQueue<>(), "-ERR unknown tier")) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> run(ss, RetryPolicy.DEFAULT, 1))
+          .isInstanceOf(IOException.class).hasMessage("setup of test-caller failed: -ERR unknown tier");
+    }
+  }
+
   @Test
   void helperCallersThrottleThemselvesWhileTheNodeRefuses() throws IOException {
     try (ServerSocket ss = FakeRespServer.start("-BUSY SHED_TIER retry_after_ms=1 tier=t1")) {

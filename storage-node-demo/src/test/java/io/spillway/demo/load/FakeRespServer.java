@@ -32,10 +32,16 @@ final class FakeRespServer {
   /** {@link #start(String, long, java.util.Queue)}, adding each data command it reads to {@code data}, as its words. */
   static ServerSocket start(String reply, long delayMillis, java.util.Queue<String> session,
       java.util.Queue<String> data) throws IOException {
+    return start(reply, delayMillis, session, data, "+OK");
+  }
+
+  /** The same as the four-argument form, answering SPILLWAY.* with {@code spillwayReply} (CLIENT still +OK). */
+  static ServerSocket start(String reply, long delayMillis, java.util.Queue<String> session,
+      java.util.Queue<String> data, String spillwayReply) throws IOException {
     final ServerSocket ss = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
     final Thread t = new Thread(() -> {
       try (Socket s = ss.accept()) {
-        serve(s, reply, delayMillis, session, data);
+        serve(s, reply, delayMillis, session, data, spillwayReply);
       } catch (IOException closed) {
         // test over
       }
@@ -55,7 +61,7 @@ final class FakeRespServer {
           final Thread t = new Thread(() -> {
             try (s) {
               serve(s, reply, 0, new java.util.concurrent.ConcurrentLinkedQueue<>(),
-                  new java.util.concurrent.ConcurrentLinkedQueue<>());
+                  new java.util.concurrent.ConcurrentLinkedQueue<>(), "+OK");
             } catch (IOException closed) {
               // connection over
             }
@@ -73,7 +79,7 @@ final class FakeRespServer {
   }
 
   private static void serve(Socket s, String reply, long delayMillis, java.util.Queue<String> session,
-      java.util.Queue<String> data) {
+      java.util.Queue<String> data, String spillwayReply) {
     try {
       final InputStream in = new BufferedInputStream(s.getInputStream());
       final OutputStream out = s.getOutputStream();
@@ -90,7 +96,7 @@ final class FakeRespServer {
         }
         if (name.equals("CLIENT") || name.startsWith("SPILLWAY.")) {
           session.add(words.toString());
-          out.write("+OK\r\n".getBytes(StandardCharsets.US_ASCII));
+          out.write(((name.equals("CLIENT") ? "+OK" : spillwayReply) + "\r\n").getBytes(StandardCharsets.US_ASCII));
         } else {
           data.add(words.toString());
           if (reply != null) {

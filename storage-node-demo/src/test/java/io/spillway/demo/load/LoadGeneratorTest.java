@@ -111,6 +111,40 @@ class LoadGeneratorTest {
   }
 
   /**
+   * The answers to a connection's setup commands are taken off its pipeline before its replies are read
+   * ({@link SetupReplies}): a node that refuses one fails the connection with its name and the node's words, and a
+   * node that accepts them leaves the replies to the requests that follow to {@link LoadReplies} alone.
+   */
+  @Test
+  void aRefusedSetupNamesTheConnection() throws IOException {
+    final LoadShape shape = new LoadShape(Duration.ofSeconds(1), Duration.ZERO, 100, 10, 10);
+    try (LoadLoops loops = new LoadLoops(1);
+        ServerSocket refusing = FakeRespServer.start("+OK", 0, new java.util.concurrent.ConcurrentLinkedQueue<>(),
+            new java.util.concurrent.ConcurrentLinkedQueue<>(), "-ERR unknown tier")) {
+      final ConnectionPlan plan = new ConnectionPlan(new InetSocketAddress(InetAddress.getLoopbackAddress(),
+          refusing.getLocalPort()), Tier.T1, "refused-tier", 10, 1.0);
+      assertThatThrownBy(() -> new LoadConnection(plan, shape, new TierStats(), loops))
+          .isInstanceOf(IOException.class).hasMessage("setup of refused-tier failed: -ERR unknown tier");
+    }
+    try (LoadLoops loops = new LoadLoops(1); ServerSocket ss = FakeRespServer.start("+OK")) {
+      final TierStats stats = new TierStats();
+      final ConnectionPlan plan = new ConnectionPlan(new InetSocketAddress(InetAddress.getLoopbackAddress(),
+          ss.getLocalPort()), Tier.T1, "accepted", 10, 1.0);
+      final LoadConnection c = new LoadConnection(plan, shape, stats, loops);
+      final StartLine line = new StartLine();
+      c.start(line);
+      line.open(System.nanoTime());
+      final long deadline = System.nanoTime() + 10_000_000_000L;
+      while (stats.sent.sum() < 3 && System.nanoTime() - deadline < 0) {
+        java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+      }
+      c.stop(2_000);
+      assertThat(stats.ok.sum()).as("replies to the requests, none taken for setup answers")
+          .isEqualTo(stats.sent.sum()).isPositive();
+    }
+  }
+
+  /**
    * A writer waits at its start line and begins its schedule where the line opened: the per-second rows are counted
    * from that instant ({@link StartLine}). Nothing is sent while the line is shut; the first command arrives once it
    * opens.
