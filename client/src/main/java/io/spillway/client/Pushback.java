@@ -50,11 +50,8 @@ public record Pushback(String reason, long retryAfterNanos) {
   }
 
   private static int nextSpace(String text, int from) {
-    int i = from;
-    while (i < text.length() && text.charAt(i) != ' ') {
-      i++;
-    }
-    return i;
+    int i = text.indexOf(' ', from);
+    return i < 0 ? text.length() : i;
   }
 
   private static int skipSpaces(String text, int from) {
