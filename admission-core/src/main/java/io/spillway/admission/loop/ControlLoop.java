@@ -149,7 +149,12 @@ public final class ControlLoop {
   private long lastCriticalRefused;
   private double meanServiceNanos;
   private long lastClientLimited;
-  /** Requests offered per second, those the clients' caps refused included, smoothed by {@link #OFFERED_SMOOTHING}. */
+  private long lastTooLateToQueue;
+  /**
+   * Requests offered per second, smoothed by {@link #OFFERED_SMOOTHING}: those that reached the rejector, those it let
+   * through that their deadline refused at the queue ({@link AdmissionCounters#tooLateToQueue}), and those the
+   * clients' caps refused.
+   */
   private double offeredPerSecond = Double.NaN;
   private final TuningPeriod period;
   private final Saturation saturation = new Saturation();
@@ -357,13 +362,21 @@ public final class ControlLoop {
     double cinnamon = balance.update(telemetry.levels.admittedTotal(), queued, counters.total(Kind.DISPATCHED),
         counters.rejected(Reason.SHED_TIER), refusedAtLimitNow, Math.max(0, limitBefore - peak), dt,
         meanServiceNanos);
+    // The arrivals are those that reached the rejector and those it let through that their deadline then refused at
+    // the queue: demand as well. Without the latter, a slow node whose callers' deadlines are shorter than its queue
+    // read its arrivals halved in every probe (the refusals at the queue rise while a probe's pin holds the limit
+    // low), each probe was abandoned as if its overload had ended, and the limit was never tuned
+    // (SlowNodeWithDeadlinesScenarioTest; the demo's row (d) held its initial 64 for 30 s on two storage threads).
+    long tooLateToQueue = counters.tooLateToQueueTotal();
+    long arrived = balance.arrived() + tooLateToQueue - lastTooLateToQueue;
+    lastTooLateToQueue = tooLateToQueue;
     // A probe's pin is not what the node can complete: through a probe, Little's bound takes what the node completed
     // at its tuned limit before the pin, so a ratio held through a probe that began as an overload ended is bounded by
     // the load that is left. (The probe's own latencies, without the queue, would overstate it.)
     double bound = ceiling.update(wasPinned ? probePin.completableBeforeProbe() : completablePerSecond(limitBefore),
-        balance.arrived() / dt);
+        arrived / dt);
     long clientLimited = counters.rejected(Reason.CLIENT_LIMIT);
-    double offeredNow = (balance.arrived() + clientLimited - lastClientLimited) / dt;
+    double offeredNow = (arrived + clientLimited - lastClientLimited) / dt;
     lastClientLimited = clientLimited;
     offeredPerSecond = Double.isNaN(offeredPerSecond) ? offeredNow
         : offeredPerSecond + OFFERED_SMOOTHING * (offeredNow - offeredPerSecond);

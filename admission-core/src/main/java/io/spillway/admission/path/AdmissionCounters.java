@@ -28,6 +28,7 @@ public final class AdmissionCounters {
   private final LongAdder[] rejections = adders(Reason.count() * TIERS * OPS);
   private final LongAdder[] outcomes = adders(Outcome.values().length * OPS);
   private final LongAdder[] wouldReject = adders(Reason.count() * TIERS * OPS);
+  private final LongAdder tooLateToQueue = new LongAdder();
 
   public void count(int tier, Kind kind) {
     tierKind[tier * KINDS + kind.ordinal()].increment();
@@ -40,6 +41,20 @@ public final class AdmissionCounters {
 
   public void wouldReject(Reason reason, int tier, OpType op) {
     wouldReject[(reason.ordinal() * TIERS + tier) * OPS + op.ordinal()].increment();
+  }
+
+  /**
+   * A request the rejector let through and its deadline then refused at the queue ({@link Reason#DEADLINE}): the wait
+   * ahead of it was longer than its caller would wait. Demand the node did not serve in time, which the requests
+   * that reach the rejector do not count.
+   */
+  public void tooLateToQueue() {
+    tooLateToQueue.increment();
+  }
+
+  /** Requests refused at the queue by their deadline since start ({@link #tooLateToQueue()}). */
+  public long tooLateToQueueTotal() {
+    return tooLateToQueue.sum();
   }
 
   void outcome(Outcome outcome, OpType op) {

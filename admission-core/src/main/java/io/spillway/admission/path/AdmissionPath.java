@@ -221,6 +221,7 @@ public final class AdmissionPath {
     if (deadlineNanos != Decisions.NO_DEADLINE) {
       if (deadlineNanos - now < expectedWaitNanos(p, op, t) + p.fastestNanos(op)) {
         Scorecard.discharge(client, units);
+        telemetry.counters.tooLateToQueue();
         long rejection = reject(p, Reason.DEADLINE, t, op, client, now);
         Callbacks.rejected(callback, Reason.DEADLINE, Decisions.retryAfterNanos(rejection));
         return;
