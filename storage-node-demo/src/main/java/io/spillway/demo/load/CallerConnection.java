@@ -10,6 +10,7 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.PriorityBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
@@ -103,12 +104,8 @@ final class CallerConnection implements AutoCloseable {
     final long timeoutMs = schedule.phases().stream().mapToLong(p -> p.retry().timeout().toMillis()).max().orElse(0);
     RespWire.command(out, "SPILLWAY.TIMEOUT", Long.toString(timeoutMs));
     out.flush();
-    for (int i = 0; i < 3; i++) {
-      final String line = RespWire.readLine(in);
-      if (!line.startsWith("+")) {
-        throw new IOException("setup of " + plan.name() + " failed: " + line);
-      }
-    }
+    SetupReplies.requireAccepted(plan.name(), List.of(RespWire.readLine(in), RespWire.readLine(in),
+        RespWire.readLine(in)));
   }
 
   void start(long startNanos, String name) {

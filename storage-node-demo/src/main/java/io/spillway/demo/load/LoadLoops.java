@@ -103,11 +103,7 @@ final class LoadLoops implements AutoCloseable {
       throw new IOException("setup of " + who + " failed: " + (e instanceof TimeoutException
           ? "no answer within " + SETUP_TIMEOUT.toSeconds() + " s" : "the connection closed"), e);
     }
-    for (String line : lines) {
-      if (!line.startsWith("+")) {
-        throw new IOException("setup of " + who + " failed: " + line);
-      }
-    }
+    SetupReplies.requireAccepted(who, lines);
   }
 
   /**

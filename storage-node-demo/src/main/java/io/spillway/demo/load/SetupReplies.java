@@ -28,6 +28,18 @@ final class SetupReplies extends ChannelInboundHandlerAdapter {
     this.count = count;
   }
 
+  /**
+   * Checks the answers to a connection's setup commands: each must be a simple string ({@code +OK}); otherwise the
+   * failure names {@code who} and the answer ("setup of checkout-api failed: -ERR unknown tier 'x'").
+   */
+  static void requireAccepted(String who, List<String> lines) throws IOException {
+    for (String line : lines) {
+      if (!line.startsWith("+")) {
+        throw new IOException("setup of " + who + " failed: " + line);
+      }
+    }
+  }
+
   /** Completes with the answers, in order, or fails when the connection closes first. */
   CompletableFuture<List<String>> answers() {
     return answers;
