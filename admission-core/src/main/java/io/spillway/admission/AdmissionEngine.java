@@ -15,6 +15,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -41,12 +42,15 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class AdmissionEngine {
 
   private static final long CONTROL_LOCK_TIMEOUT_SECONDS = 5;
+  private static final System.Logger LOG = System.getLogger(AdmissionEngine.class.getName());
 
   private final AdmissionPath path;
   private final ClientRegistry clients;
   private final ControlLoop loop;
   private final EngineStats stats;
   private final ReentrantLock controlLock = new ReentrantLock();
+  /** Ticks that threw; written under the control lock, read by the stats view. */
+  private final AtomicLong controlFailures = new AtomicLong();
 
   private AdmissionEngine(EngineConfig engineConfig, Ticker ticker) {
     EngineParams config = EngineParams.of(engineConfig);
@@ -56,7 +60,7 @@ public final class AdmissionEngine {
     this.path = new AdmissionPath(config, ticker, clients, telemetry);
     this.loop = new ControlLoop(path.policy().settings, ticker, telemetry, path.limiter, path.dispatcher, clients,
         path.events, path::publish);
-    this.stats = new EngineStats(path, telemetry);
+    this.stats = new EngineStats(path, telemetry, controlFailures::get);
   }
 
   /** An engine on the system clock. */
@@ -279,6 +283,12 @@ public final class AdmissionEngine {
    * Runs one control period (sample, tune, evaluate signals, run the PIDs, drop expired queued requests). Call it
    * every {@link EngineConfig#pidTick()} from one thread, or use {@link #start}. Returns false, doing nothing,
    * if another tick or a reconfiguration holds the control lock.
+   *
+   * <p>A tick that fails does not throw: the exception is counted ({@link EngineStats#controlFailures()}) and logged
+   * (the first, then at each power of two), and the next tick runs as usual. A scheduler stops a periodic task for
+   * good at its first exception, and a control loop that stops must not freeze the node's last decisions; should
+   * every tick fail, the published cuts expire and nothing is shed by tier
+   * (docs/admission-core.md#when-the-control-loop-stops). An {@link Error} is not caught.
    */
   public boolean tick() {
     if (!controlLock.tryLock()) {
@@ -286,10 +296,15 @@ public final class AdmissionEngine {
     }
     try {
       loop.tick();
-      return true;
+    } catch (RuntimeException e) {
+      long failures = controlFailures.incrementAndGet();
+      if (Long.bitCount(failures) == 1) {
+        LOG.log(System.Logger.Level.WARNING, "control tick failed (" + failures + " so far); the engine goes on", e);
+      }
     } finally {
       controlLock.unlock();
     }
+    return true;
   }
 
   /** Schedules {@link #tick()} every tick period on the given scheduler; cancel the returned future to stop. */

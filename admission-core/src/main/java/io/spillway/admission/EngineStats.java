@@ -7,6 +7,7 @@ import io.spillway.admission.path.Telemetry;
 import io.spillway.admission.queue.Dispatcher;
 import io.spillway.codel.QueueStats;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 /**
  * A read-only, live view of the engine for dashboards and the Micrometer binding: every getter reads current values
@@ -49,11 +50,14 @@ public final class EngineStats {
   private final Telemetry telemetry;
   private final Dispatcher dispatcher;
 
-  /** A view of what the request path counts and what the control loop last published. */
-  EngineStats(AdmissionPath path, Telemetry telemetry) {
+  private final LongSupplier controlFailures;
+
+  /** A view of what the request path counts, what the control loop last published and how many of its ticks failed. */
+  EngineStats(AdmissionPath path, Telemetry telemetry, LongSupplier controlFailures) {
     this.path = path;
     this.telemetry = telemetry;
     this.dispatcher = path.dispatcher;
+    this.controlFailures = controlFailures;
   }
 
   private TickReport report() {
@@ -281,6 +285,14 @@ public final class EngineStats {
   /** Ticks run so far. */
   public long ticks() {
     return report().ticks;
+  }
+
+  /**
+   * Ticks that threw an exception, counted and skipped ({@link AdmissionEngine#tick()}): a bug in the engine or in
+   * something it calls. Any at all is worth a look; while every tick fails, nothing is shed by tier.
+   */
+  public long controlFailures() {
+    return controlFailures.getAsLong();
   }
 
   /** Whether the engine runs in dry-run (shadow) mode. */

@@ -53,7 +53,7 @@ class SignalScopeTest {
     assertThat(cut).isBetween(2, 11);
     Policy policy = new Policy(new Settings(EngineParams.of(EngineConfig.defaults()), 0L), set.filters(),
         set.cutPoints(), 0L, 0L, new long[OpType.count()], new long[OpType.count()],
-        TickReport.initial(EngineParams.of(EngineConfig.defaults())), true);
+        TickReport.initial(EngineParams.of(EngineConfig.defaults())), true, 0L);
     // The cut level sheds its share of requests, by each one's dither (arrival time and client): over many arrivals
     // the shed fraction is the share; other partitions, other op types and lower levels are never shed.
     double share = 1.0 - (lag.cutPoint() - ((long) cut << 32)) * 0x1p-32;

@@ -144,6 +144,8 @@ public final class ControlLoop {
   private final long[] tickCompletions = new long[OpType.count()];
   private double servedConcurrency = Double.NaN;
   private long lastTickNanos = Long.MIN_VALUE;
+  /** The time of the tick whose cuts the published policy carries. */
+  private long publishedCutsNanos;
   private long lastErrors;
   private long lastRefusedAtLimit;
   private long lastCriticalRefused;
@@ -502,8 +504,9 @@ public final class ControlLoop {
     publishedFastestNanos = recent.fastestNanos(serviceNanos, targets.noLoadNanos(),
         settings.config.queuesInitialServiceTimeNanos, now);
     publishedReport = report;
+    publishedCutsNanos = now;
     publisher.accept(new Policy(settings, rejectors.filters(), rejectors.cutPoints(), retry.drainNanos(),
-        retry.shedNanos(), serviceNanos, publishedFastestNanos, report, saturation.costCapsBind()));
+        retry.shedNanos(), serviceNanos, publishedFastestNanos, report, saturation.costCapsBind(), now));
   }
 
   /**
@@ -651,12 +654,14 @@ public final class ControlLoop {
 
   /**
    * Publishes a policy with the current settings, scopes and cuts, keeping the last tick's measurements (a
-   * reconfiguration or a new signal, between two ticks).
+   * reconfiguration or a new signal, between two ticks). The cuts keep the age of the tick that computed them: a
+   * reconfiguration does not revive the shedding of a loop that has stopped ticking.
    */
   private void republish() {
     publishedReport = publishedReport.withScopes(scopeViews(), signalViews());
     publisher.accept(new Policy(settings, rejectors.filters(), rejectors.cutPoints(), retry.drainNanos(),
-        retry.shedNanos(), publishedServiceNanos, publishedFastestNanos, publishedReport, saturation.costCapsBind()));
+        retry.shedNanos(), publishedServiceNanos, publishedFastestNanos, publishedReport, saturation.costCapsBind(),
+        publishedCutsNanos));
   }
 
   private static boolean rescope(MeasuredSignal signal, OpSet ops) {

@@ -21,8 +21,19 @@ import java.util.concurrent.ThreadLocalRandom;
  *
  * <p>The other direction is {@link Telemetry}. {@link #report()} carries what the loop measured, for the stats view;
  * request threads never read it.
+ *
+ * <p>The cuts expire. A policy the loop has not replaced within {@link #cutsLifetimeNanos} of the tick that computed
+ * its cuts sheds nothing by tier: a control thread that stopped (its scheduler shut down, a task that never returns
+ * beside it on a shared scheduler, ticks that fail) must not leave the last tick's shedding in force on a node whose
+ * load has since gone. The inflight limit, the queues, the deadlines and the client caps stay as they were, so the
+ * node keeps the protection that needs no fresh measurement (docs/admission-core.md#when-the-control-loop-stops).
  */
 public final class Policy {
+
+  /** The least time a policy's cuts stay in force without a new tick; see {@link #cutsLifetimeNanos}. */
+  public static final long MIN_CUTS_LIFETIME_NANOS = 1_000_000_000L;
+  /** Ticks a policy's cuts outlive the tick that computed them, at least {@link #MIN_CUTS_LIFETIME_NANOS}. */
+  public static final int CUTS_LIFETIME_TICKS = 10;
 
   public final Settings settings;
   private final ScopeFilter[] scopes;
@@ -30,6 +41,8 @@ public final class Policy {
   private final long[] cutPoints;
   /** The lowest cut level of any scope: a level below it is shed by no scope (the fast path's first test). */
   private final int lowestCut;
+  /** The time after which the cuts shed nothing: the loop has not replaced this policy for too long. */
+  private final long cutsExpireNanos;
   private final long drainNanos;
   private final long shedNanos;
   /** Per op type: the service-time estimate as of the tick, which requests are charged and queued waits judged by. */
@@ -52,12 +65,14 @@ public final class Policy {
    * @param serviceNanos per op type ordinal, the service-time estimate (owned from now on)
    * @param fastestNanos per op type ordinal, the least time a request admitted now takes (owned from now on)
    * @param costCapsBind whether the clients' cost caps bind
+   * @param cutsNanos the time of the tick that computed the cuts
    */
   public Policy(Settings settings, ScopeFilter[] scopes, long[] cutPoints, long drainNanos, long shedNanos,
-      long[] serviceNanos, long[] fastestNanos, TickReport report, boolean costCapsBind) {
+      long[] serviceNanos, long[] fastestNanos, TickReport report, boolean costCapsBind, long cutsNanos) {
     this.settings = settings;
     this.scopes = scopes;
     this.cutPoints = cutPoints;
+    this.cutsExpireNanos = cutsNanos + cutsLifetimeNanos(settings.config.pidTickNanos);
     int lowest = Integer.MAX_VALUE;
     for (long point : cutPoints) {
       lowest = Math.min(lowest, (int) (point >>> 32));
@@ -78,17 +93,28 @@ public final class Policy {
   public static Policy initial(Settings settings) {
     EngineParams c = settings.config;
     return new Policy(settings, new ScopeFilter[0], new long[0], 0L, c.pidTickNanos,
-        c.queuesInitialServiceTimeNanos.clone(), c.queuesInitialServiceTimeNanos.clone(), TickReport.initial(c), false);
+        c.queuesInitialServiceTimeNanos.clone(), c.queuesInitialServiceTimeNanos.clone(), TickReport.initial(c), false,
+        0L); // no cuts to expire
+  }
+
+  /**
+   * How long a policy's cuts stay in force without a new tick: {@link #CUTS_LIFETIME_TICKS} tick periods, at least
+   * {@link #MIN_CUTS_LIFETIME_NANOS}. Long enough for a late tick on a busy host (a control thread that waits for a
+   * core a few hundred milliseconds), short enough that a loop that has stopped releases its shedding about as soon
+   * as an idle node does.
+   */
+  public static long cutsLifetimeNanos(long tickNanos) {
+    return Math.max(MIN_CUTS_LIFETIME_NANOS, CUTS_LIFETIME_TICKS * tickNanos);
   }
 
   /**
    * Whether any scope that covers this request sheds it; allocation-free. Levels above a scope's cut are shed
    * whole; at the cut level a request is shed when its dither, a hash of its arrival time and client, falls in the
    * level's shed share: the same request always gets the same answer (a deterministic simulation stays so), and
-   * requests arriving at different times are shed independently.
+   * requests arriving at different times are shed independently. Nothing is shed once the cuts have expired.
    */
   public boolean sheds(int level, OpType op, int partition, ClientHandle client, long nowNanos) {
-    if (level < lowestCut) {
+    if (level < lowestCut || nowNanos - cutsExpireNanos > 0) {
       return false;
     }
     long point = ((long) level << 32) | (Cohorts.fmix64(nowNanos ^ client.hash()) >>> 32);

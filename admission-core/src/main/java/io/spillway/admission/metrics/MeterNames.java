@@ -48,6 +48,8 @@ public final class MeterNames {
   public static final String COMPLETIONS_BY_OP = "spillway.completions.by.op";
   /** Control ticks run. */
   public static final String TICKS = "spillway.ticks";
+  /** Control ticks that threw, counted and skipped. */
+  public static final String CONTROL_FAILURES = "spillway.control.failures";
   /** The inflight limit. */
   public static final String LIMIT = "spillway.limit";
   /** Requests holding a permit. */
@@ -117,6 +119,8 @@ public final class MeterNames {
       new Meter(COMPLETIONS_BY_OP, "counter", "requests", List.of(TAG_OP, TAG_OUTCOME),
           "Released requests by op type and outcome: success (as sampled by the control loop), error, dropped."),
       new Meter(TICKS, "counter", "ticks", List.of(), "Control-loop ticks run."),
+      new Meter(CONTROL_FAILURES, "counter", "ticks", List.of(),
+          "Control-loop ticks that threw, counted and skipped; while every tick fails, nothing is shed by tier."),
       new Meter(LIMIT, "gauge", "requests", List.of(), "The inflight limit set by the tuner (a hard cap)."),
       new Meter(INFLIGHT, "gauge", "requests", List.of(), "Requests holding a permit."),
       new Meter(WAITING, "gauge", "requests", List.of(), "Requests waiting in the queues, all op types."),

@@ -189,6 +189,8 @@ public final class SpillwayMetrics implements MeterBinder {
     }
     FunctionCounter.builder(MeterNames.TICKS, stats, EngineStats::ticks).tags(extraTags)
         .description(description(MeterNames.TICKS)).register(registry);
+    FunctionCounter.builder(MeterNames.CONTROL_FAILURES, stats, EngineStats::controlFailures).tags(extraTags)
+        .description(description(MeterNames.CONTROL_FAILURES)).register(registry);
     if (listeners != null) {
       FunctionCounter.builder(MeterNames.LISTENER_FAILURES, listeners, AdmissionListeners::failures)
           .tags(extraTags).description(description(MeterNames.LISTENER_FAILURES)).register(registry);
