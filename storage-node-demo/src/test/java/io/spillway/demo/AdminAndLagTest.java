@@ -82,7 +82,8 @@ class AdminAndLagTest {
     assertThat(Long.parseLong(time.group(1))).isBetween(before, after);
     assertThat(status.headers().firstValue("content-type")).hasValue("application/json");
     assertThat(status.body()).contains("\"partitions\":[{\"partition\":0,\"leader\":\"n")
-        .contains("\"lag\":{\"sampled_by\"");
+        .contains("\"lag\":{\"sampled_by\"")
+        .containsPattern("\"ticks\":\\d+,\"control_failures\":0");
     assertThat(send("GET", "/config").body()).contains("\"partitions\":1").contains("\"chaos\":true");
     assertThat(send("GET", "/nope").statusCode()).isEqualTo(404);
     assertThat(send("GET", "/chaos/reset").statusCode()).isEqualTo(405);

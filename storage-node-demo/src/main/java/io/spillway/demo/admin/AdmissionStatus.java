@@ -33,6 +33,9 @@ final class AdmissionStatus {
     m.put("levels", s.levels());
     m.put("throughput_per_s", round(s.throughputPerSecond()));
     m.put("dry_run", s.dryRun());
+    // a loop that stopped ticking reads a frozen count; one whose ticks fail, a growing failure count
+    m.put("ticks", s.ticks());
+    m.put("control_failures", s.controlFailures());
     final List<Object> scopes = new ArrayList<>();
     for (EngineStats.ScopeView v : s.scopes()) {
       final Map<String, Object> sm = new LinkedHashMap<>();
