@@ -1,5 +1,6 @@
 package io.spillway.admission;
 
+import io.spillway.admission.loop.Policy;
 import io.spillway.admission.loop.TickReport;
 import io.spillway.admission.path.AdmissionCounters.Kind;
 import io.spillway.admission.path.AdmissionPath;
@@ -86,13 +87,14 @@ public final class EngineStats {
 
   /** The rejection ratio of the ALL scope. */
   public double rejectionRatio() {
-    List<ScopeView> scopes = report().scopes;
+    List<ScopeView> scopes = scopes();
     return scopes.isEmpty() ? 0.0 : scopes.get(0).ratio();
   }
 
   /** The priority cut of the ALL scope ({@link #levels()} = nothing shed). */
   public int cut() {
-    return path.policy().allCut();
+    Policy policy = path.policy();
+    return policy.cutsExpired(path.ticker.read()) ? levels() : policy.allCut();
   }
 
   /** The number of priority levels (tiers × cohorts per tier). */
@@ -100,9 +102,19 @@ public final class EngineStats {
     return path.policy().settings.config.levels();
   }
 
-  /** The rejector state of every scope, ALL first, as of the last tick. */
+  /**
+   * The rejector state of every scope, ALL first, as of the last tick; once that tick's cuts have expired (the control
+   * loop stopped, docs/admission-core.md#when-the-control-loop-stops), each scope reads what is in force: ratio 0,
+   * nothing cut, its last error kept.
+   */
   public List<ScopeView> scopes() {
-    return report().scopes;
+    Policy policy = path.policy();
+    List<ScopeView> views = policy.report().scopes;
+    if (views.isEmpty() || !policy.cutsExpired(path.ticker.read())) {
+      return views;
+    }
+    int levels = levels();
+    return views.stream().map(v -> new ScopeView(v.scope(), 0.0, levels, v.measurement())).toList();
   }
 
   /**

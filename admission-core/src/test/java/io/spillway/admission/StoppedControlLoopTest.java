@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
  * Virtual time, a fixed limit of one held throughout, an embedder's pressure signal driving the cut.
  *
  * <p>Without the expiry the cut in force at the last tick still sheds t5 seconds later; without the catch the first
- * failing tick throws out of {@link AdmissionEngine#tick()}.
+ * failing tick throws out of {@link AdmissionEngine#tick()}. Once the cuts have expired the stats read what is in
+ * force: ratio 0, nothing cut.
  */
 class StoppedControlLoopTest {
 
@@ -38,12 +39,21 @@ class StoppedControlLoopTest {
     clock.advanceNanos(900 * MS);
     assertThat(decision(Tier.T5)).as("0.9 s after the last tick: a late tick is not a stopped loop")
         .isEqualTo(Reason.SHED_TIER);
+    assertThat(engine.stats().rejectionRatio()).isPositive();
+    assertThat(engine.stats().cut()).isLessThan(engine.stats().levels());
     clock.advanceNanos(200 * MS);
     assertThat(decision(Tier.T5)).as("1.1 s after the last tick: nothing shed by tier, the limit still binds")
         .isEqualTo(Reason.INFLIGHT_LIMIT);
+    assertThat(engine.stats().rejectionRatio()).as("the stats read what is in force").isZero();
+    assertThat(engine.stats().cut()).isEqualTo(engine.stats().levels());
+    assertThat(engine.stats().scopes()).allSatisfy(scope -> {
+      assertThat(scope.ratio()).isZero();
+      assertThat(scope.cut()).isEqualTo(engine.stats().levels());
+    });
 
     tick();
     assertThat(decision(Tier.T5)).as("the next tick publishes its cuts again").isEqualTo(Reason.SHED_TIER);
+    assertThat(engine.stats().rejectionRatio()).isPositive();
   }
 
   @Test

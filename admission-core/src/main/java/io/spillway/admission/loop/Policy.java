@@ -114,7 +114,7 @@ public final class Policy {
    * requests arriving at different times are shed independently. Nothing is shed once the cuts have expired.
    */
   public boolean sheds(int level, OpType op, int partition, ClientHandle client, long nowNanos) {
-    if (level < lowestCut || nowNanos - cutsExpireNanos > 0) {
+    if (level < lowestCut || cutsExpired(nowNanos)) {
       return false;
     }
     long point = ((long) level << 32) | (Cohorts.fmix64(nowNanos ^ client.hash()) >>> 32);
@@ -124,6 +124,11 @@ public final class Policy {
       }
     }
     return false;
+  }
+
+  /** Whether the cuts have expired at {@code nowNanos}: the loop has not replaced this policy in time. */
+  public boolean cutsExpired(long nowNanos) {
+    return nowNanos - cutsExpireNanos > 0;
   }
 
   /** The op type's service time as of the last tick. */
