@@ -93,8 +93,7 @@ public final class EngineStats {
 
   /** The priority cut of the ALL scope ({@link #levels()} = nothing shed). */
   public int cut() {
-    Policy policy = path.policy();
-    return policy.cutsExpired(path.ticker.read()) ? levels() : policy.allCut();
+    return path.policy().allCut(path.ticker.read());
   }
 
   /** The number of priority levels (tiers × cohorts per tier). */

@@ -150,9 +150,12 @@ public final class Policy {
     return settings.retryAfter.hintNanos(base, ThreadLocalRandom.current().nextLong());
   }
 
-  /** The ALL scope's cut (the number of levels before the first tick: nothing shed). */
-  public int allCut() {
-    return cutPoints.length == 0 ? settings.config.levels() : (int) (cutPoints[0] >>> 32);
+  /**
+   * The ALL scope's cut in force at {@code nowNanos}: the number of levels (nothing shed) before the first tick and
+   * once the cuts have expired.
+   */
+  public int allCut(long nowNanos) {
+    return cutPoints.length == 0 || cutsExpired(nowNanos) ? settings.config.levels() : (int) (cutPoints[0] >>> 32);
   }
 
   /** What the loop measured at the tick that built this policy; for the stats view. */
